@@ -1,0 +1,180 @@
+# The course as a build: chapter N adds layer N on top of layers 1..N-1.
+#
+# A chapter folder (chapters/NN-name/CMakeLists.txt) is a standalone CMake
+# project that includes this file and calls minitf_build_course(NN-name). That
+# builds, for chapters 1..N in order: the layer's library, its tests, the
+# chapter's programs, its exercises and its benchmarks, and nothing later. The
+# top-level CMakeLists.txt calls it with the last chapter, so it builds all.
+#
+# To add a chapter: append "NN-name:layer" to MINITF_CHAPTERS and give the
+# layer src/minitf/<layer>/, tests/<layer>/ and chapters/NN-name/programs/.
+
+include_guard(GLOBAL)
+
+get_filename_component(MINITF_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+# Chapter folder : layer folder (src/minitf/<layer>, tests/<layer>).
+set(MINITF_CHAPTERS
+  "01-tensors:tensor"
+)
+
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+set(CMAKE_CXX_FLAGS_RELEASE "-O3 -DNDEBUG")
+
+option(MINITF_NATIVE "Tune for this machine's CPU (-march=native)" ON)
+option(MINITF_SANITIZE "Build with AddressSanitizer and UBSan" OFF)
+set(MINITF_EXERCISES "solutions" CACHE STRING
+    "Which exercise sources to build: 'solutions' (tests pass) or 'starters' (the learner's files)")
+set_property(CACHE MINITF_EXERCISES PROPERTY STRINGS solutions starters)
+
+add_compile_options(-Wall -Wextra)
+if(MINITF_NATIVE)
+  add_compile_options(-march=native)
+endif()
+if(MINITF_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+find_program(MINITF_CCACHE ccache)
+if(MINITF_CCACHE)
+  set(CMAKE_CXX_COMPILER_LAUNCHER "${MINITF_CCACHE}")
+  set(CMAKE_CUDA_COMPILER_LAUNCHER "${MINITF_CCACHE}")
+endif()
+
+# CUDA is optional: chapters with GPU code build it only where nvcc is found.
+# CUDA 13 rejects the old default architectures, so name them: Ampere (80) and
+# Hopper (90) cover the course's GPUs; override with -DCMAKE_CUDA_ARCHITECTURES.
+option(MINITF_CUDA "Build CUDA parts when a CUDA compiler is found" ON)
+set(MINITF_HAVE_CUDA OFF)
+if(MINITF_CUDA)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 80 90)
+    endif()
+    set(MINITF_HAVE_CUDA ON)
+  endif()
+endif()
+message(STATUS "minitf: CUDA parts ${MINITF_HAVE_CUDA}")
+
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(GTest REQUIRED)
+find_package(benchmark REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)
+include(GoogleTest)
+enable_testing()
+
+# minitf_layer(<layer> SOURCES ... [DEPS ...]): the library target of one
+# layer, minitf_<layer>. Headers are included as "minitf/<layer>/x.h".
+function(minitf_layer layer)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(minitf_${layer} STATIC ${ARG_SOURCES})
+  target_include_directories(minitf_${layer} PUBLIC "${MINITF_ROOT}/src"
+                                                    "${CMAKE_BINARY_DIR}/include")
+  target_link_libraries(minitf_${layer} PUBLIC ${ARG_DEPS})
+  set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
+endfunction()
+
+# minitf_test(<name> SOURCES ... LIBS ...): a GoogleTest binary whose tests
+# carry the current chapter's label (ch01 ...), so `ctest -L ch01` runs them.
+function(minitf_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
+                       PROPERTIES LABELS "${MINITF_CHAPTER_LABEL};unit;${ARG_LABELS}")
+endfunction()
+
+# minitf_program(<name> SOURCES ... LIBS ...): one of a chapter's programs.
+function(minitf_program name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS})
+  set_property(GLOBAL APPEND PROPERTY MINITF_PROGRAMS_${MINITF_CHAPTER_LABEL} ${name})
+endfunction()
+
+# minitf_exercise(<name> HEADER h TEST t STARTER s SOLUTION s LIBS ...): one
+# exercise. MINITF_EXERCISES picks whether the learner's starter or the
+# reference solution is compiled; the test binary is the same either way.
+function(minitf_exercise name)
+  cmake_parse_arguments(ARG "" "" "SOURCE;TEST;LIBS" ${ARGN})
+  if(MINITF_EXERCISES STREQUAL "starters")
+    set(impl "${CMAKE_CURRENT_SOURCE_DIR}/${ARG_SOURCE}")
+  else()
+    set(impl "${CMAKE_CURRENT_SOURCE_DIR}/solution/${ARG_SOURCE}")
+  endif()
+  add_executable(exercise_${name} ${ARG_TEST} ${impl})
+  target_include_directories(exercise_${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(exercise_${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  # One CTest test per exercise, so a learner's runner re-checks one by name.
+  add_test(NAME exercise.${name} COMMAND exercise_${name})
+  set_tests_properties(exercise.${name} PROPERTIES LABELS "${MINITF_CHAPTER_LABEL};exercise")
+endfunction()
+
+# Writes build/include/minitf/minitf.h: the public API of every layer built.
+function(_minitf_write_umbrella last_chapter)
+  get_property(layers GLOBAL PROPERTY MINITF_BUILT_LAYERS)
+  set(body "// Generated by cmake/Course.cmake for a build through chapter ${last_chapter}.\n")
+  string(APPEND body "// The public API of every layer in this build; include it as\n")
+  string(APPEND body "//   #include <minitf/minitf.h>\n//   namespace tf = minitf;\n")
+  string(APPEND body "#pragma once\n")
+  foreach(layer ${layers})
+    string(APPEND body "#include \"minitf/${layer}/api.h\"\n")
+  endforeach()
+  file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/include/minitf/minitf.h" CONTENT "${body}")
+endfunction()
+
+# minitf_build_course(<last chapter folder>): layers, tests, programs,
+# exercises and benchmarks of chapters 1..last, in order.
+function(minitf_build_course last_chapter)
+  set(found OFF)
+  foreach(entry ${MINITF_CHAPTERS})
+    string(REPLACE ":" ";" parts "${entry}")
+    list(GET parts 0 chapter)
+    list(GET parts 1 layer)
+    string(SUBSTRING "${chapter}" 0 2 number)
+    set(MINITF_CHAPTER_LABEL "ch${number}")
+    set(MINITF_CHAPTER "${chapter}")
+    add_subdirectory("${MINITF_ROOT}/src/minitf/${layer}" "src/${layer}")
+    add_subdirectory("${MINITF_ROOT}/tests/${layer}" "tests/${layer}")
+    add_subdirectory("${MINITF_ROOT}/chapters/${chapter}/programs" "programs/${chapter}")
+    add_subdirectory("${MINITF_ROOT}/exercises/${chapter}" "exercises/${chapter}")
+    if(EXISTS "${MINITF_ROOT}/benchmarks/${layer}/CMakeLists.txt")
+      add_subdirectory("${MINITF_ROOT}/benchmarks/${layer}" "benchmarks/${layer}")
+    endif()
+    if(chapter STREQUAL last_chapter)
+      set(found ON)
+      break()
+    endif()
+  endforeach()
+  if(NOT found)
+    message(FATAL_ERROR "minitf: no chapter named '${last_chapter}' in MINITF_CHAPTERS")
+  endif()
+  _minitf_write_umbrella("${last_chapter}")
+  # The main demo reads this list to run each chapter's programs in order.
+  set(listing "")
+  foreach(entry ${MINITF_CHAPTERS})
+    string(REPLACE ":" ";" parts "${entry}")
+    list(GET parts 0 chapter)
+    string(SUBSTRING "${chapter}" 0 2 number)
+    get_property(programs GLOBAL PROPERTY MINITF_PROGRAMS_ch${number})
+    string(APPEND listing "${chapter}: ${programs}\n")
+    if(chapter STREQUAL last_chapter)
+      break()
+    endif()
+  endforeach()
+  file(WRITE "${CMAKE_BINARY_DIR}/programs.txt" "${listing}")
+endfunction()
