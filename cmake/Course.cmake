@@ -43,10 +43,15 @@ if(MINITF_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+# ccache with paths taken relative to the repository: build trees at the same
+# depth (build/all, build/01-tensors, ...) then share their cached objects, so
+# building each chapter alone costs little after the full build.
 find_program(MINITF_CCACHE ccache)
 if(MINITF_CCACHE)
-  set(CMAKE_CXX_COMPILER_LAUNCHER "${MINITF_CCACHE}")
-  set(CMAKE_CUDA_COMPILER_LAUNCHER "${MINITF_CCACHE}")
+  set(launcher "${CMAKE_COMMAND}" -E env "CCACHE_BASEDIR=${MINITF_ROOT}" CCACHE_NOHASHDIR=true
+               "${MINITF_CCACHE}")
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${launcher})
+  set(CMAKE_CUDA_COMPILER_LAUNCHER ${launcher})
 endif()
 
 # CUDA is optional: chapters with GPU code build it only where nvcc is found.

@@ -86,6 +86,7 @@ class [[nodiscard]] Status {
 
 std::ostream& operator<<(std::ostream& os, const Status& status);
 
+// --8<-- [start:status_or]
 /// Either a value of type T or an error Status.
 ///
 /// Invariant: holds a value exactly when ok(). Reading value() of a failed
@@ -120,6 +121,7 @@ class [[nodiscard]] StatusOr {
   }
   std::variant<Status, T> v_;
 };
+// --8<-- [end:status_or]
 
 namespace internal {
 [[noreturn]] void DieBadStatusOrAccess(const Status& status);

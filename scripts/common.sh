@@ -1,0 +1,16 @@
+# Shared by the scripts: paths and the build of the whole course.
+# Every build tree sits at build/<name>, one level deep, so ccache (set up in
+# cmake/Course.cmake) serves the same objects to all of them.
+MINITF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+MINITF_BUILD="$MINITF_ROOT/build/all"
+MINITF_JOBS="${MINITF_JOBS:-$(nproc)}"
+
+# configure_and_build <source dir> <build dir> [cmake args...]
+configure_and_build() {
+  local src="$1" dir="$2"
+  shift 2
+  mkdir -p "$(dirname "$dir")"
+  cmake -S "$src" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 ||
+    { cat "$dir.configure.log"; return 1; }
+  cmake --build "$dir" -j "$MINITF_JOBS"
+}
