@@ -19,7 +19,7 @@ readonly PACKAGES=(
   "clang-format /usr/bin/clang-format"
   "doxygen /usr/bin/doxygen"
   "mkdocs /usr/bin/mkdocs"
-  "mkdocs-material /usr/lib/python3/dist-packages/material/__init__.py"
+  "mkdocs-material /usr/share/mkdocs/themes/material/__init__.py"
   "python3-pymdownx /usr/lib/python3/dist-packages/pymdownx/__init__.py"
   "chromium /usr/bin/chromium"
   "nodejs /usr/bin/node"

@@ -61,9 +61,9 @@ template <typename T>
 concept TensorElement = requires { DataTypeToEnum<T>::value; };
 
 // --8<-- [start:switch_dtype]
-/// Calls fn.template operator()<T>() with T the C++ type of `dtype`, and
+/// Calls `fn.template operator()<T>()` with T the C++ type of `dtype`, and
 /// returns what it returns. This is how one templated kernel body serves every
-/// dtype: SwitchDType(x.dtype(), [&]<typename T>() { ...T... }).
+/// dtype: `SwitchDType(x.dtype(), [&]<typename T>() { ...T... })`.
 /// REQUIRES: DataTypeIsValid(dtype); callers check dtypes first.
 template <typename Fn>
 decltype(auto) SwitchDType(DType dtype, Fn&& fn) {

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds the course site into site/: Doxygen's API reference (docs/api/), then
+# the MkDocs site around it. Any Doxygen warning, any MkDocs warning and any
+# broken code quote fails the build. Run from anywhere:
+#   scripts/build_docs.sh
+# Debian's mkdocs, its Material theme and pymdownx live in the system Python,
+# so the script calls /usr/bin/mkdocs (not whatever python3 is first on PATH).
+# The INFO "DeprecationWarning: invalid escape sequence" that mkdocs prints
+# comes from jinja2 reading Debian's Material 8.2.5 templates; it is harmless.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+fail() {
+  echo "build_docs: FAILED: $*" >&2
+  exit 1
+}
+
+for tool in doxygen /usr/bin/mkdocs; do
+  command -v "$tool" >/dev/null || fail "$tool is missing; run scripts/setup.sh"
+done
+
+# The hooks are imported by MkDocs; keep Python's caches out of docs/.
+export PYTHONDONTWRITEBYTECODE=1
+
+echo "build_docs: API reference (doxygen docs/Doxyfile -> docs/api/)"
+rm -rf docs/api
+doxygen docs/Doxyfile || fail "doxygen reported a documentation error (see above)"
+[[ -f docs/api/index.html ]] || fail "doxygen wrote no docs/api/index.html"
+
+echo "build_docs: site (mkdocs build --strict -> site/)"
+/usr/bin/mkdocs build --strict --clean --site-dir site ||
+  fail "mkdocs reported an error or a warning (see above)"
+[[ -f site/index.html && -f site/api/index.html ]] || fail "site/ is incomplete"
+
+cat <<DONE
+build_docs: done. Open the site:
+  file://$PWD/site/index.html        (search needs a server:)
+  python3 -m http.server -d site 8000    then http://localhost:8000/
+DONE
