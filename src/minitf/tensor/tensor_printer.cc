@@ -247,7 +247,7 @@ std::string FormatScalar(T x) {
     // zeros: the float32 168868736 (unique digits 16886874) is 168868740.0.
     const FloatParts sci = Split(shortest);
     const int exponent = std::stoi(sci.exponent);
-    const bool negative = x < 0 || std::signbit(x);
+    const bool negative = std::signbit(x);
     std::string digits = sci.integer.substr(negative ? 1 : 0) + sci.fraction;
     std::string integer, fraction;
     if (exponent >= 0) {
