@@ -17,20 +17,25 @@ StatusOr<Tensor> Tensor::Allocate(DType dtype, const TensorShape& shape, Allocat
   if (!DataTypeIsValid(dtype)) {
     return errors::InvalidArgument("Cannot allocate a tensor of invalid dtype ", int{dtype});
   }
+  // Negative sizes and overflowing products first, so that [-5] is reported
+  // as a bad dimension rather than as a partially known shape.
+  TF_ASSIGN_OR_RETURN(TensorShape checked,
+                      TensorShape::FromDims(shape.dim_sizes(), true));
   if (!shape.IsFullyDefined()) {
     return errors::InvalidArgument("Cannot allocate a tensor of partially known shape ", shape);
   }
-  TF_ASSIGN_OR_RETURN(TensorShape checked, TensorShape::FromDims(shape.dim_sizes(), false));
-  Tensor t;
-  t.dtype_ = dtype;
-  t.shape_ = std::move(checked);
-  t.num_elements_ = t.shape_.num_elements();
-  const int64_t bytes = t.num_elements_ * DataTypeSize(dtype);
-  if (t.num_elements_ > INT64_MAX / DataTypeSize(dtype)) {
+  const int64_t num_elements = checked.num_elements();
+  // Checked before multiplying: a signed overflow would be undefined.
+  if (num_elements > INT64_MAX / DataTypeSize(dtype)) {
     return errors::ResourceExhausted("Tensor of shape ", shape, " and type ", dtype,
                                      " does not fit in memory");
   }
-  t.buffer_ = std::make_shared<Buffer>(allocator, static_cast<size_t>(bytes));
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(checked);
+  t.num_elements_ = num_elements;
+  t.buffer_ = std::make_shared<Buffer>(
+      allocator, static_cast<size_t>(num_elements * DataTypeSize(dtype)));
   if (t.buffer_->data() == nullptr) {
     return errors::ResourceExhausted("OOM when allocating tensor with shape", shape, " and type ",
                                      dtype, " on ", allocator->Name());
@@ -46,14 +51,21 @@ Tensor Tensor::DeepCopy() const {
 }
 
 StatusOr<Tensor> Tensor::Reshaped(const TensorShape& shape) const {
-  if (!shape.IsFullyDefined() || shape.num_elements() != NumElements()) {
-    return errors::InvalidArgument("Cannot reshape a tensor with ", NumElements(),
-                                   " elements to shape ", shape, " (",
-                                   shape.IsFullyDefined() ? shape.num_elements() : -1,
-                                   " elements)");
+  if (!IsInitialized()) {
+    return errors::FailedPrecondition(
+        "Cannot reshape an uninitialized tensor to ", shape);
+  }
+  // Validated first: the element count of an unchecked shape may overflow.
+  TF_ASSIGN_OR_RETURN(TensorShape checked,
+                      TensorShape::FromDims(shape.dim_sizes(), true));
+  if (!shape.IsFullyDefined() || checked.num_elements() != NumElements()) {
+    return errors::InvalidArgument(
+        "Cannot reshape a tensor with ", NumElements(), " elements to shape ",
+        shape, " (", shape.IsFullyDefined() ? checked.num_elements() : -1,
+        " elements)");
   }
   Tensor t = *this;
-  t.shape_ = shape;
+  t.shape_ = std::move(checked);
   return t;
 }
 
