@@ -111,11 +111,18 @@ function(minitf_program name)
   set_property(GLOBAL APPEND PROPERTY MINITF_PROGRAMS_${MINITF_CHAPTER_LABEL} ${name})
 endfunction()
 
-# minitf_exercise(<name> HEADER h TEST t STARTER s SOLUTION s LIBS ...): one
-# exercise. MINITF_EXERCISES picks whether the learner's starter or the
-# reference solution is compiled; the test binary is the same either way.
+# minitf_exercise(<name> SOURCE <file.cc> TEST <test.cc> LIBS ...): one
+# exercise, called from its folder exercises/NN-chapter/<name>/. The learner
+# edits <name>/<file.cc>; the reference is <name>/solution/<file.cc>.
+# MINITF_EXERCISES picks which one is compiled; the test is the same either way.
 function(minitf_exercise name)
   cmake_parse_arguments(ARG "" "" "SOURCE;TEST;LIBS" ${ARGN})
+  # tools/learn.py finds exercises by folder and builds exercise_<folder>.
+  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  if(NOT name STREQUAL folder)
+    message(FATAL_ERROR "minitf_exercise(${name}) must be called from a folder named ${name}, "
+                        "not ${folder}")
+  endif()
   if(MINITF_EXERCISES STREQUAL "starters")
     set(impl "${CMAKE_CURRENT_SOURCE_DIR}/${ARG_SOURCE}")
   else()

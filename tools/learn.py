@@ -1,0 +1,645 @@
+#!/usr/bin/env python3
+"""minitf's exercise runner: do the course's exercises one by one.
+
+Each exercise is a folder exercises/NN-chapter/NN_name/ with a README.md (the
+task, ending in a Hint section), a starter .cc that you edit, solution/ with
+one answer, and a test. The runner builds your starter against the test and
+remembers what passed in .learn/progress.json, so you always know what is next.
+
+  python3 tools/learn.py            list the exercises and what to do next
+  python3 tools/learn.py next       show the next exercise's task
+  python3 tools/learn.py hint 02    show exercise 02's hint
+  python3 tools/learn.py check 02   rebuild and test exercise 02
+  python3 tools/learn.py check      rebuild and test every exercise
+  python3 tools/learn.py watch      re-check an exercise whenever you save it
+
+An exercise is named by its folder (02_reduce_mean), its number (02 or 2),
+its name without the number (reduce_mean), or chapter.number (1.2).
+Builds go to build-learn/ (configured once with -DMINITF_EXERCISES=starters);
+deleting it loses no progress. Only Python's standard library is used.
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_DIR_NAME = "build-learn"
+PROGRESS_PATH = Path(".learn") / "progress.json"
+PROG = "python3 tools/learn.py"
+
+PASSED = "passed"
+FAILING = "failing"
+NOT_CHECKED = "not checked"
+CHANGED = "changed, re-check"
+
+_LEADING_NUMBER = re.compile(r"^(\d+)")
+
+
+def _number(folder_name):
+    """The leading number of '02_reduce_mean' or '01-tensors', else None."""
+    m = _LEADING_NUMBER.match(folder_name)
+    return int(m.group(1)) if m else None
+
+
+def _order(folder_name):
+    # Numbered folders first, by number; then any others by name.
+    n = _number(folder_name)
+    return (0 if n is not None else 1, n if n is not None else 0, folder_name)
+
+
+class Exercise:
+    """One exercise folder: exercises/<chapter>/<name>/.
+
+    The starters are the files the learner edits: those in the folder that
+    also exist under solution/, so the runner needs no list of them.
+    """
+
+    def __init__(self, root, folder):
+        self.root = Path(root)
+        self.folder = Path(folder)
+        self.name = self.folder.name
+        self.chapter = self.folder.parent.name
+        self.number = _number(self.name)
+        self.chapter_number = _number(self.chapter)
+        solution = self.folder / "solution"
+        self.starters = sorted(
+            self.folder / f.name for f in solution.iterdir()
+            if f.is_file() and (self.folder / f.name).is_file())
+
+    @property
+    def readme(self):
+        return self.folder / "README.md"
+
+    def rel(self, path):
+        """A path as the learner types it, relative to the repository root."""
+        try:
+            return Path(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def file_to_edit(self):
+        return self.rel(self.starters[0] if self.starters else self.folder)
+
+    def chapter_ref(self):
+        """'1.2' for exercise 02 of chapter 01, or None if either is unnumbered."""
+        if self.number is None or self.chapter_number is None:
+            return None
+        return "%d.%d" % (self.chapter_number, self.number)
+
+    def title(self):
+        return readme_title(self.readme.read_text(encoding="utf-8"), self.name)
+
+    def __repr__(self):
+        return "Exercise(%s/%s)" % (self.chapter, self.name)
+
+
+class DiscoveryError(Exception):
+    pass
+
+
+def discover(root):
+    """Every exercise under root/exercises, ordered by chapter then number.
+
+    An exercise is a folder exercises/<chapter>/<name>/ holding a README.md and
+    a solution/ folder; anything else (a chapter's own README, say) is skipped.
+    Names must be unique across the course: each is a build target.
+    """
+    base = Path(root) / "exercises"
+    if not base.is_dir():
+        return []
+    found = []
+    for chapter in sorted((p for p in base.iterdir() if p.is_dir()), key=lambda p: _order(p.name)):
+        if chapter.name.startswith("."):
+            continue
+        folders = [p for p in chapter.iterdir()
+                   if p.is_dir() and (p / "README.md").is_file() and (p / "solution").is_dir()]
+        for folder in sorted(folders, key=lambda p: _order(p.name)):
+            found.append(Exercise(root, folder))
+    seen = {}
+    for ex in found:
+        if ex.name in seen:
+            raise DiscoveryError("two exercises are named %s: %s and %s" % (
+                ex.name, ex.rel(seen[ex.name].folder), ex.rel(ex.folder)))
+        seen[ex.name] = ex
+    return found
+
+
+def resolve(exercises, query):
+    """The exercise the learner means by `query`; LookupError if none or several."""
+    q = query.strip().rstrip("/")
+    names = ", ".join(ex.name for ex in exercises) or "(none)"
+    for ex in exercises:
+        if q == ex.name:
+            return ex
+    if "/" in q:
+        parts = q.split("/")
+        for ex in exercises:
+            if parts[-1] == ex.name and (len(parts) < 2 or parts[-2] == ex.chapter):
+                return ex
+        raise LookupError("No exercise at '%s'. Exercises: %s" % (query, names))
+    m = re.match(r"^(\d+)\.(\d+)$", q)
+    if m:
+        for ex in exercises:
+            if ex.chapter_ref() == "%d.%d" % (int(m.group(1)), int(m.group(2))):
+                return ex
+        raise LookupError("No exercise %s (chapter.number). Exercises: %s" % (query, names))
+    if q.isdigit():
+        matches = [ex for ex in exercises if ex.number == int(q)]
+    else:
+        # The name without its number: 'reduce_mean' for '02_reduce_mean'.
+        matches = [ex for ex in exercises if re.sub(r"^\d+_", "", ex.name) == q]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        refs = ", ".join("%s (%s)" % (ex.chapter_ref() or ex.name, ex.name) for ex in matches)
+        raise LookupError("'%s' is ambiguous: %s. Give chapter.number or the full name."
+                          % (query, refs))
+    raise LookupError("No exercise named '%s'. Exercises: %s" % (query, names))
+
+
+def short_ref(exercises, ex):
+    """The shortest name that resolves to `ex`: its number when that is unique."""
+    if ex.number is not None:
+        ref = "%02d" % ex.number
+        try:
+            if resolve(exercises, ref) is ex:
+                return ref
+        except LookupError:
+            pass
+    return ex.name
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _headings(lines):
+    """(index, level, text) of each Markdown heading outside code fences."""
+    in_fence = False
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        m = None if in_fence else _HEADING.match(line)
+        if m:
+            yield i, len(m.group(1)), m.group(2)
+
+
+def extract_hint(markdown):
+    """The body of the README's 'Hint' (or 'Hints') section, or None.
+
+    The section runs to the next heading of the same or a higher level, so a
+    hint may have subsections; a '#' inside a code block is not a heading.
+    """
+    lines = markdown.splitlines()
+    heads = list(_headings(lines))
+    for k, (i, level, text) in enumerate(heads):
+        if text.strip().lower() in ("hint", "hints"):
+            end = len(lines)
+            for j, other_level, _ in heads[k + 1:]:
+                if other_level <= level:
+                    end = j
+                    break
+            body = "\n".join(lines[i + 1:end]).strip("\n")
+            return body if body.strip() else None
+    return None
+
+
+def readme_title(markdown, default):
+    """'reduce_mean over any axes' from '# Exercise 02: reduce_mean over any axes'."""
+    for _, level, text in _headings(markdown.splitlines()):
+        if level == 1:
+            return re.sub(r"^Exercise\s+\d+\s*[:.\-]\s*", "", text) or default
+    return default
+
+
+def starter_hash(ex):
+    """sha256 of the learner's starter files: a result is only valid for them."""
+    h = hashlib.sha256()
+    for path in ex.starters:
+        h.update(path.name.encode("utf-8") + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def load_progress(path):
+    """The saved progress, or an empty one if there is none or it is unreadable."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"format": 1, "exercises": {}}
+    except (OSError, ValueError) as e:
+        print("warning: ignoring unreadable %s (%s)" % (path, e), file=sys.stderr)
+        return {"format": 1, "exercises": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("exercises"), dict):
+        return {"format": 1, "exercises": {}}
+    return data
+
+
+def save_progress(path, progress):
+    """Writes atomically, so an interrupted save never loses the old file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(progress, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(str(tmp), str(path))
+
+
+def record(progress, ex, passed, digest, reason=None, when=None):
+    """Stores the result of checking `ex` whose starters hashed to `digest`."""
+    when = when or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    entry = {"result": PASSED if passed else FAILING, "starter_sha256": digest,
+             "checked_at": when}
+    if reason:
+        entry["reason"] = reason
+    progress.setdefault("exercises", {})[ex.name] = entry
+
+
+def status(progress, ex, digest=None):
+    """PASSED, FAILING, NOT_CHECKED, or CHANGED when the starter was edited since."""
+    entry = progress.get("exercises", {}).get(ex.name)
+    if not isinstance(entry, dict) or entry.get("result") not in (PASSED, FAILING):
+        return NOT_CHECKED
+    if entry.get("starter_sha256") != (digest if digest is not None else starter_hash(ex)):
+        return CHANGED
+    return entry["result"]
+
+
+def next_exercise(exercises, progress):
+    """The first exercise that has not passed on its current starter, or None."""
+    for ex in exercises:
+        if status(progress, ex) != PASSED:
+            return ex
+    return None
+
+
+def parse_gtest(output):
+    """(total, failures) from a GoogleTest run's output.
+
+    failures is a list of (test name, lines of its output). A test that started
+    and never finished (the program crashed) counts as a failure too. total is
+    None when the run did not get as far as printing its summary.
+    """
+    total = None
+    failures = []
+    current, block = None, []
+    for line in output.splitlines():
+        m = re.match(r"^\[ RUN      \] (\S+)", line)
+        if m:
+            current, block = m.group(1), []
+            continue
+        if current and re.match(r"^\[\s+OK \] ", line):
+            current = None
+            continue
+        if current and re.match(r"^\[  FAILED  \] " + re.escape(current), line):
+            failures.append((current, block))
+            current = None
+            continue
+        m = re.match(r"^\[==========\] (\d+) tests? from .* ran", line)
+        if m:
+            total = int(m.group(1))
+        if current:
+            block.append(line)
+    if current:
+        failures.append((current, block))
+    return total, failures
+
+
+def split_failures(block):
+    """A failed test's output cut into its failed checks ('file:line: Failure' ...)."""
+    checks = []
+    for line in block:
+        if re.search(r":\d+: Failure$", line) or not checks:
+            checks.append([])
+        checks[-1].append(line)
+    return [c for c in checks if any(re.search(r": Failure$", line) for line in c)]
+
+
+# ---------------------------------------------------------------------------
+# Output.
+
+def _use_color():
+    return (sys.stdout.isatty() and "NO_COLOR" not in os.environ
+            and os.environ.get("TERM") != "dumb")
+
+
+_COLORS = {PASSED: "32", FAILING: "31", CHANGED: "33", NOT_CHECKED: "2", "bold": "1"}
+
+
+def paint(text, what):
+    if not _use_color() or what not in _COLORS:
+        return text
+    return "\033[%sm%s\033[0m" % (_COLORS[what], text)
+
+
+def say(text=""):
+    """print(), but never fails on a terminal that cannot show some character."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        enc = sys.stdout.encoding or "ascii"
+        print(text.encode(enc, "replace").decode(enc))
+    sys.stdout.flush()
+
+
+class Runner:
+    """The commands, over one repository root."""
+
+    def __init__(self, root=ROOT):
+        self.root = Path(root)
+        self.build_dir = self.root / BUILD_DIR_NAME
+        self.progress_path = self.root / PROGRESS_PATH
+        self.exercises = discover(self.root)
+        self.progress = load_progress(self.progress_path)
+
+    # -- list / next / hint -------------------------------------------------
+
+    def cmd_list(self):
+        if not self.exercises:
+            say("No exercises found under exercises/.")
+            return 0
+        passed = sum(1 for ex in self.exercises if status(self.progress, ex) == PASSED)
+        say(paint("minitf exercises: %d of %d passed" % (passed, len(self.exercises)), "bold"))
+        width = max(len(ex.name) for ex in self.exercises)
+        chapter = None
+        for ex in self.exercises:
+            if ex.chapter != chapter:
+                chapter = ex.chapter
+                say()
+                say("  " + chapter)
+            st = status(self.progress, ex)
+            label = st
+            reason = self.progress["exercises"].get(ex.name, {}).get("reason")
+            if st == FAILING and reason:
+                label += " (%s)" % reason
+            say("    %s  %s  %s" % (ex.name.ljust(width), paint(label.ljust(26), st), ex.title()))
+        say()
+        self._say_next()
+        return 0
+
+    def _say_next(self):
+        ex = next_exercise(self.exercises, self.progress)
+        if ex is None:
+            say(paint("Every exercise passes. Well done!", PASSED))
+            return
+        ref = short_ref(self.exercises, ex)
+        say(paint("Next: %s - %s" % (ex.name, ex.title()), "bold"))
+        say("  read    %s   (or: %s next)" % (ex.rel(ex.readme), PROG))
+        say("  edit    %s" % ex.file_to_edit())
+        say("  check   %s check %s" % (PROG, ref))
+        say("  stuck?  %s hint %s" % (PROG, ref))
+
+    def cmd_next(self):
+        ex = next_exercise(self.exercises, self.progress)
+        if ex is None:
+            say(paint("Every exercise passes. Well done!", PASSED))
+            return 0
+        rule = "-" * 72
+        say(paint("Next: %s  (%s)" % (ex.name, ex.rel(ex.folder)), "bold"))
+        say(rule)
+        say(ex.readme.read_text(encoding="utf-8").rstrip())
+        say(rule)
+        say("Edit %s, then run: %s check %s"
+            % (ex.file_to_edit(), PROG, short_ref(self.exercises, ex)))
+        return 0
+
+    def cmd_hint(self, query):
+        ex = self._pick(query)
+        hint = extract_hint(ex.readme.read_text(encoding="utf-8"))
+        if hint is None:
+            say("%s has no Hint section in %s." % (ex.name, ex.rel(ex.readme)))
+            return 1
+        say(paint("Hint for %s:" % ex.name, "bold"))
+        say()
+        say(hint)
+        return 0
+
+    def _pick(self, query):
+        if query:
+            return resolve(self.exercises, query)
+        if not self.exercises:
+            raise LookupError("No exercises found under exercises/.")
+        ex = next_exercise(self.exercises, self.progress)
+        return ex if ex is not None else self.exercises[-1]
+
+    # -- check --------------------------------------------------------------
+
+    def cmd_check(self, query):
+        if query:
+            ok = self.check(resolve(self.exercises, query), verbose=True)
+            say()
+            if ok:
+                self._say_next()
+            return 0 if ok else 1
+        if not self.exercises:
+            say("No exercises found under exercises/.")
+            return 0
+        failed = [ex for ex in self.exercises if not self.check(ex, verbose=False)]
+        say()
+        self.cmd_list()
+        return 1 if failed else 0
+
+    def check(self, ex, verbose):
+        """Builds exercise_<name> from the starter, runs its test, records the result."""
+        digest = starter_hash(ex)
+        say(paint("Checking %s" % ex.name, "bold") + "  (%s)" % ex.file_to_edit())
+        if not self._configure():
+            return False
+        built, build_lines = self._build(ex)
+        if not built:
+            unknown = any("unknown target" in line for line in build_lines)
+            self._show(build_lines)
+            if unknown:
+                say(paint("  The build has no target exercise_%s." % ex.name, FAILING))
+                say("  Is add_subdirectory(%s) in exercises/%s/CMakeLists.txt?"
+                    % (ex.name, ex.chapter))
+                return False
+            record(self.progress, ex, False, digest, reason="does not compile")
+            save_progress(self.progress_path, self.progress)
+            say(paint("  FAILING  %s does not compile; the compiler's messages are above."
+                      % ex.name, FAILING))
+            return False
+        passed, output = self._test(ex)
+        record(self.progress, ex, passed, digest)
+        save_progress(self.progress_path, self.progress)
+        total, failures = parse_gtest(output)
+        if passed:
+            say(paint("  PASSED  %s: every test passes." % ex.name, PASSED))
+            return True
+        if total:
+            summary = "%d of %d tests fail" % (len(failures), total)
+        else:
+            summary = "the test program did not finish"
+        say(paint("  FAILING  %s: %s." % (ex.name, summary), FAILING))
+        if verbose:
+            self._show_failures(ex, output, failures)
+        return False
+
+    def _configure(self):
+        cache = self.build_dir / "CMakeCache.txt"
+        if cache.is_file() and "MINITF_EXERCISES:STRING=starters" in cache.read_text(
+                encoding="utf-8", errors="replace"):
+            return True
+        for tool, package in (("cmake", "cmake"), ("ninja", "ninja-build")):
+            if shutil.which(tool) is None:
+                say(paint("  %s is not installed (Debian package %s; scripts/setup.sh installs it)."
+                          % (tool, package), FAILING))
+                return False
+        say("  configuring %s/ for your starters (once) ..." % BUILD_DIR_NAME)
+        cmd = ["cmake", "-S", str(self.root), "-B", str(self.build_dir), "-G", "Ninja",
+               "-DMINITF_EXERCISES=starters"]
+        proc = subprocess.run(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+        if proc.returncode != 0:
+            self._show(proc.stdout.splitlines())
+            say(paint("  Configuring %s/ failed (messages above). If it was made with another"
+                      " generator, delete it and try again." % BUILD_DIR_NAME, FAILING))
+            return False
+        return True
+
+    def _build(self, ex):
+        """(ok, the build's messages): ninja's progress lines are only shown live."""
+        if not (self.build_dir / "exercises").is_dir() or not any(
+                (self.build_dir / "src").glob("*/*.a")):
+            say("  building (the first build also compiles the minitf library: a few minutes) ...")
+        cmd = ["cmake", "--build", str(self.build_dir), "--target", "exercise_" + ex.name]
+        proc = subprocess.Popen(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, universal_newlines=True)
+        messages = []
+        live = sys.stdout.isatty()
+        after_failed = False
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            if re.match(r"^\[\d+/\d+\] ", line):
+                if live:
+                    sys.stdout.write("\r\033[K  " + line[:100])
+                    sys.stdout.flush()
+            elif line.startswith("FAILED: "):
+                after_failed = True  # the next line is the long compiler command
+            elif after_failed:
+                after_failed = False
+            elif line and not line.startswith("ninja: build stopped") and \
+                    line != "ninja: no work to do.":
+                messages.append(line)
+        proc.wait()
+        if live:
+            sys.stdout.write("\r\033[K")
+            sys.stdout.flush()
+        if proc.returncode == 0 and any("warning:" in m for m in messages):
+            self._show(messages)
+        return proc.returncode == 0, messages
+
+    def _test(self, ex):
+        """(passed, the test program's output); the full log is kept in .learn/logs/."""
+        regex = "^exercise\\." + re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", ex.name) + "$"
+        cmd = ["ctest", "--test-dir", str(self.build_dir), "-R", regex,
+               "--output-on-failure", "--no-tests=error"]
+        proc = subprocess.run(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+        log = self.root / ".learn" / "logs" / (ex.name + ".log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(proc.stdout, encoding="utf-8")
+        return proc.returncode == 0, proc.stdout
+
+    def _show(self, lines, limit=60):
+        prefix = str(self.root) + "/"
+        shown = [line.replace(prefix, "") for line in lines]
+        if len(shown) > limit:
+            say("    ... (%d earlier lines)" % (len(shown) - limit))
+            shown = shown[-limit:]
+        for line in shown:
+            say("    " + line)
+
+    def _show_failures(self, ex, output, failures, detailed=3):
+        say()
+        if not failures:
+            self._show(output.splitlines(), limit=40)
+        for name, block in failures[:detailed]:
+            checks = split_failures(block)
+            say("  " + paint(name, FAILING))
+            self._show(checks[0] if checks else block, limit=25)
+            if len(checks) > 1:
+                more = len(checks) - 1
+                say("    (and %d more failed check%s in this test)" % (more, "s" if more > 1 else ""))
+            say()
+        rest = [name for name, _ in failures[detailed:]]
+        if rest:
+            say("  %d more failing tests:" % len(rest))
+            for name in rest:
+                say("    " + name)
+            say()
+        ref = short_ref(self.exercises, ex)
+        if "Unimplemented: exercise %s:" % ex.name in output:
+            say("The starter still returns its Unimplemented stub: that is where your code goes.")
+        say("Full output: .learn/logs/%s.log" % ex.name)
+        say("Edit %s and run `%s check %s` again." % (ex.file_to_edit(), PROG, ref))
+        say("Stuck? `%s hint %s`" % (PROG, ref))
+
+    # -- watch --------------------------------------------------------------
+
+    def cmd_watch(self, interval=1.0):
+        self.cmd_list()
+        say()
+        say("Watching your starter files; save one to re-check it (Ctrl-C to stop).")
+        seen = {ex.name: starter_hash(ex) for ex in self.exercises}
+        try:
+            while True:
+                time.sleep(interval)
+                for ex in self.exercises:
+                    digest = starter_hash(ex)
+                    if digest != seen[ex.name]:
+                        seen[ex.name] = digest
+                        say()
+                        if self.check(ex, verbose=True):
+                            say()
+                            self._say_next()
+        except KeyboardInterrupt:
+            say()
+            return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Do minitf's exercises: list them, read them, check them.",
+        epilog="NAME: the folder (02_reduce_mean), its number (02), its name without the "
+               "number (reduce_mean) or chapter.number (1.2).")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("list", help="every exercise, its state, and what to do next (the default)")
+    sub.add_parser("next", help="show the next exercise's task")
+    p = sub.add_parser("hint", help="show an exercise's hint (default: the next one)")
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p = sub.add_parser("check", help="rebuild and test one exercise, or all of them")
+    p.add_argument("name", nargs="?", metavar="NAME")
+    sub.add_parser("watch", help="re-check an exercise each time you save its starter")
+    args = parser.parse_args(argv)
+    try:
+        runner = Runner()
+        if args.command in (None, "list"):
+            return runner.cmd_list()
+        if args.command == "next":
+            return runner.cmd_next()
+        if args.command == "hint":
+            return runner.cmd_hint(args.name)
+        if args.command == "check":
+            return runner.cmd_check(args.name)
+        return runner.cmd_watch()
+    except (LookupError, DiscoveryError) as e:
+        say(str(e))
+        return 2
+    except BrokenPipeError:
+        # Output piped into `head` that stopped reading: not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
