@@ -5,10 +5,10 @@
 #
 # Exercises are found as tools/learn.py finds them: each folder
 # exercises/<chapter>/<name>/ with a README.md and a solution/. The script
-# configures build-ex-starters/ and build-ex-solutions/ (-G Ninja,
+# configures build/ex-starters/ and build/ex-solutions/ (-G Ninja,
 # -DMINITF_EXERCISES=starters|solutions), builds only the exercise_<name>
 # targets, runs CTest's exercise.<name> in each, and names every exercise that
-# misbehaves. Logs: build-ex-*/exercise-logs/. Exit status 0 only if all behave.
+# misbehaves. Logs: build/ex-*/exercise-logs/. Exit status 0 only if all behave.
 #
 #   tools/check_exercises.sh               # MINITF_JOBS=N limits parallel compiles
 set -uo pipefail
@@ -27,9 +27,9 @@ if ((${#names[@]} == 0)); then
 fi
 echo "check_exercises: ${#names[@]} exercises: ${names[*]}"
 
-# configure <mode>: build-ex-<mode>/ with MINITF_EXERCISES=<mode>.
+# configure <mode>: build/ex-<mode>/ with MINITF_EXERCISES=<mode>.
 configure() {
-  local mode="$1" dir="build-ex-$1"
+  local mode="$1" dir="build/ex-$1"
   mkdir -p "$dir/exercise-logs"
   if ! cmake -S . -B "$dir" -G Ninja -DMINITF_EXERCISES="$mode" \
       >"$dir/exercise-logs/configure.log" 2>&1; then
@@ -41,7 +41,7 @@ configure() {
 
 # outcome <mode> <name>: prints "pass", "fail", "unbuilt" or "unregistered".
 outcome() {
-  local mode="$1" name="$2" dir="build-ex-$1"
+  local mode="$1" name="$2" dir="build/ex-$1"
   local logs="$dir/exercise-logs"
   if ! cmake --build "$dir" --target "exercise_$name" -j "$jobs" >"$logs/$name.build.log" 2>&1; then
     echo unbuilt
@@ -75,17 +75,17 @@ for name in "${names[@]}"; do
     pass) problems+=("its test PASSES on the starter: the stub solves it, or the test checks nothing") ;;
     unbuilt)
       problems+=("the starter does not build")
-      logs+=("build-ex-starters/exercise-logs/$name.build.log") ;;
+      logs+=("build/ex-starters/exercise-logs/$name.build.log") ;;
     unregistered) problems+=("no CTest test exercise.$name: is add_subdirectory($name) missing?") ;;
   esac
   case "$solution" in
     pass) ;;
     fail)
       problems+=("its test FAILS on the solution")
-      logs+=("build-ex-solutions/exercise-logs/$name.test.log") ;;
+      logs+=("build/ex-solutions/exercise-logs/$name.test.log") ;;
     unbuilt)
       problems+=("the solution does not build")
-      logs+=("build-ex-solutions/exercise-logs/$name.build.log") ;;
+      logs+=("build/ex-solutions/exercise-logs/$name.build.log") ;;
     unregistered) problems+=("no CTest test exercise.$name: is add_subdirectory($name) missing?") ;;
   esac
   if ((${#problems[@]} == 0)); then

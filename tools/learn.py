@@ -15,7 +15,7 @@ remembers what passed in .learn/progress.json, so you always know what is next.
 
 An exercise is named by its folder (02_reduce_mean), its number (02 or 2),
 its name without the number (reduce_mean), or chapter.number (1.2).
-Builds go to build-learn/ (configured once with -DMINITF_EXERCISES=starters);
+Builds go to build/learn/ (configured once with -DMINITF_EXERCISES=starters);
 deleting it loses no progress. Only Python's standard library is used.
 """
 
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD_DIR_NAME = "build-learn"
+BUILD_DIR_NAME = "build/learn"
 PROGRESS_PATH = Path(".learn") / "progress.json"
 PROG = "python3 tools/learn.py"
 
