@@ -27,7 +27,11 @@ StatusOr<TensorShape> BroadcastShapes(const TensorShape& x, const TensorShape& y
 /// 20000 and [64,10]+[10] is 64 rows of 10.
 ///
 /// Invariants: dims, x_strides and y_strides have one entry per merged
-/// dimension (outermost first); a stride of 0 repeats that input along it.
+/// dimension (outermost first), and at least one; the product of dims is the
+/// output's element count. A stride (in elements) of 0 repeats that input
+/// along the dimension, and no dimension repeats both inputs. The innermost
+/// strides are 0 or 1: an input's innermost run is contiguous or one element
+/// repeated.
 struct BroadcastPlan {
   /// REQUIRES: `out` == BroadcastShapes(x, y).
   BroadcastPlan(const TensorShape& x, const TensorShape& y, const TensorShape& out);

@@ -11,8 +11,10 @@
 //
 // Errors: inputs of different dtypes, a dtype the op has no kernel for, and
 // shapes that do not broadcast are InvalidArgument with TensorFlow's wording.
-// Integer add/sub/mul/neg wrap around on overflow (two's complement), as
-// TensorFlow's do; integer division by zero is InvalidArgument.
+// Integer add/sub/mul/neg/square wrap around on overflow (two's complement),
+// as TensorFlow's do, and so does Abs of the most negative integer; integer
+// division by zero is InvalidArgument "Integer division by zero". Maximum,
+// Minimum and Relu propagate NaN.
 #pragma once
 
 #include "minitf/tensor/status.h"
