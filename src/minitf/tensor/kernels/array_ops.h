@@ -1,8 +1,8 @@
 // Array kernels: change a tensor's shape or dtype, build or combine tensors.
 //
 // None of these does arithmetic. Reshape is O(1): the result shares its
-// input's buffer. Transpose, concat, stack and slice copy, computing for each
-// output element where it comes from. Cast converts element by element.
+// input's buffer. Transpose, concat, stack and slice copy, in contiguous runs
+// wherever the layout allows. Cast converts element by element.
 //
 //   kernels::Reshape(x, {-1, 2});                 // [2,3] -> [3,2]
 //   kernels::Transpose(x, std::nullopt);          // reverse the axes
@@ -32,7 +32,8 @@ StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis);
 StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
                        const std::vector<int64_t>& size);
 /// Converts every element; floats to integers truncate toward zero and
-/// saturate at the integer's range (NaN becomes 0); nonzero is true.
+/// saturate at the integer's range (NaN becomes 0); int64 to int32 wraps;
+/// nonzero (and NaN) is true. Casting to x's own dtype returns x, shared.
 StatusOr<Tensor> Cast(const Tensor& x, DType dtype);
 
 /// A tensor of `shape` with every element `value` (a scalar tensor).

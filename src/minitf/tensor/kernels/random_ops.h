@@ -1,8 +1,9 @@
 // Seeded random tensors that are the same on every machine.
 //
-// The numbers come from Philox4x32-10, the counter-based generator TensorFlow
-// uses: the (seed, seed2) pair is the key, and the i-th block of four 32-bit
-// words is a pure function of the key and i. No std:: distribution is used
+// The numbers come from Philox4x32-10 (philox.h), the counter-based generator
+// TensorFlow uses: `seed` is the key, `seed2` the upper half of the counter,
+// and the i-th block of four 32-bit words is a pure function of them and i.
+// No std:: distribution is used
 // (their output differs between standard libraries): the conversions to
 // uniform floats and, by Box-Muller, to normals are written out here, so the
 // same seed gives the same numbers everywhere.

@@ -11,7 +11,8 @@
 //   kernels::ArgMax(x, 1);                              // -> int64 [2]
 //
 // Empty reductions: sum 0, prod 1, max -inf (lowest for integers), min +inf
-// (highest for integers), mean NaN for floats and InvalidArgument for integers.
+// (highest for integers), all true, any false, mean NaN for floats and
+// InvalidArgument for integers. Max and min propagate NaN, as NumPy's np.max.
 #pragma once
 
 #include <optional>
