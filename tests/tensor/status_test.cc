@@ -75,12 +75,16 @@ TEST(StatusOrDeathTest, ValueOfAnErrorAborts) {
 }
 
 TEST(TypedErrorTest, EachCodeThrowsItsClass) {
-  EXPECT_THROW(errors::ThrowIfError(errors::InvalidArgument("m")), errors::InvalidArgumentError);
-  EXPECT_THROW(errors::ThrowIfError(errors::NotFound("m")), errors::NotFoundError);
+  EXPECT_THROW(errors::ThrowIfError(errors::InvalidArgument("m")),
+               errors::InvalidArgumentError);
+  EXPECT_THROW(errors::ThrowIfError(errors::NotFound("m")),
+               errors::NotFoundError);
   EXPECT_THROW(errors::ThrowIfError(errors::FailedPrecondition("m")),
                errors::FailedPreconditionError);
-  EXPECT_THROW(errors::ThrowIfError(errors::DataLoss("m")), errors::DataLossError);
-  EXPECT_THROW(errors::ThrowIfError(errors::Unavailable("m")), errors::UnavailableError);
+  EXPECT_THROW(errors::ThrowIfError(errors::DataLoss("m")),
+               errors::DataLossError);
+  EXPECT_THROW(errors::ThrowIfError(errors::Unavailable("m")),
+               errors::UnavailableError);
   EXPECT_NO_THROW(errors::ThrowIfError(Status::OK()));
 }
 

@@ -2,11 +2,11 @@
 //
 // For each pair of shapes, the program prints the shapes lined up from the
 // right, the rule applied to each dimension, and the result of adding them.
+#include <minitf/minitf.h>
+
 #include <algorithm>
 #include <iostream>
 #include <string>
-
-#include <minitf/minitf.h>
 
 namespace tf = minitf;
 
@@ -34,8 +34,9 @@ void Explain(const tf::Tensor& x, const tf::Tensor& y) {
     } else {
       rule = "different and neither is 1: incompatible";
     }
-    std::cout << "  dim " << i << ": " << (ix >= 0 ? std::to_string(dx) : "-") << " vs "
-              << (iy >= 0 ? std::to_string(dy) : "-") << "  " << rule << "\n";
+    std::cout << "  dim " << i << ": " << (ix >= 0 ? std::to_string(dx) : "-")
+              << " vs " << (iy >= 0 ? std::to_string(dy) : "-") << "  " << rule
+              << "\n";
   }
   try {
     tf::Tensor z = tf::eager::add(x, y);
@@ -49,15 +50,16 @@ void Explain(const tf::Tensor& x, const tf::Tensor& y) {
 
 int main() {
   // --8<-- [start:cases]
-  tf::Tensor matrix({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});   // [2,3]
-  tf::Tensor row({10.f, 20.f, 30.f});                      // [3]
-  tf::Tensor column({{100.f}, {200.f}});                   // [2,1]
-  tf::Tensor scalar(0.5f);                                 // []
-  Explain(matrix, row);       // a row added to every row
-  Explain(matrix, column);    // a column added to every column
-  Explain(column, row);       // [2,1] + [3] -> [2,3]: both stretch
-  Explain(matrix, scalar);    // a scalar goes everywhere
-  Explain(matrix, tf::Tensor({1.f, 2.f}));   // [2,3] + [2]: trailing 3 vs 2 fails
+  tf::Tensor matrix({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});  // [2,3]
+  tf::Tensor row({10.f, 20.f, 30.f});                     // [3]
+  tf::Tensor column({{100.f}, {200.f}});                  // [2,1]
+  tf::Tensor scalar(0.5f);                                // []
+  Explain(matrix, row);     // a row added to every row
+  Explain(matrix, column);  // a column added to every column
+  Explain(column, row);     // [2,1] + [3] -> [2,3]: both stretch
+  Explain(matrix, scalar);  // a scalar goes everywhere
+  Explain(matrix,
+          tf::Tensor({1.f, 2.f}));  // [2,3] + [2]: trailing 3 vs 2 fails
   // --8<-- [end:cases]
   return 0;
 }

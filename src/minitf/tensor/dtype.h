@@ -7,8 +7,8 @@
 // and picked at run time by SwitchDType, which maps the enum to the type.
 //
 //   tf::DType t = tf::float32;                  // == DT_FLOAT
-//   DataTypeString(t);                          // "float", as TF's messages say
-//   SwitchDType(t, [&]<typename T>() { ... });  // T is float here
+//   DataTypeString(t);                          // "float", as TF's messages
+//   say SwitchDType(t, [&]<typename T>() { ... });  // T is float here
 #pragma once
 
 #include <cstdint>
@@ -50,15 +50,32 @@ std::ostream& operator<<(std::ostream& os, DType dtype);
 /// DataTypeToEnum<float>::value == DT_FLOAT, and so on for each C++ type.
 template <typename T>
 struct DataTypeToEnum;
-template <> struct DataTypeToEnum<float> { static constexpr DType value = DT_FLOAT; };
-template <> struct DataTypeToEnum<double> { static constexpr DType value = DT_DOUBLE; };
-template <> struct DataTypeToEnum<int32_t> { static constexpr DType value = DT_INT32; };
-template <> struct DataTypeToEnum<int64_t> { static constexpr DType value = DT_INT64; };
-template <> struct DataTypeToEnum<bool> { static constexpr DType value = DT_BOOL; };
+template <>
+struct DataTypeToEnum<float> {
+  static constexpr DType value = DT_FLOAT;
+};
+template <>
+struct DataTypeToEnum<double> {
+  static constexpr DType value = DT_DOUBLE;
+};
+template <>
+struct DataTypeToEnum<int32_t> {
+  static constexpr DType value = DT_INT32;
+};
+template <>
+struct DataTypeToEnum<int64_t> {
+  static constexpr DType value = DT_INT64;
+};
+template <>
+struct DataTypeToEnum<bool> {
+  static constexpr DType value = DT_BOOL;
+};
 
 /// True for the C++ types a tensor can hold.
 template <typename T>
-concept TensorElement = requires { DataTypeToEnum<T>::value; };
+concept TensorElement = requires {
+  DataTypeToEnum<T>::value;
+};
 
 // --8<-- [start:switch_dtype]
 /// Calls `fn.template operator()<T>()` with T the C++ type of `dtype`, and
@@ -68,12 +85,18 @@ concept TensorElement = requires { DataTypeToEnum<T>::value; };
 template <typename Fn>
 decltype(auto) SwitchDType(DType dtype, Fn&& fn) {
   switch (dtype) {
-    case DT_FLOAT: return fn.template operator()<float>();
-    case DT_DOUBLE: return fn.template operator()<double>();
-    case DT_INT32: return fn.template operator()<int32_t>();
-    case DT_INT64: return fn.template operator()<int64_t>();
-    case DT_BOOL: return fn.template operator()<bool>();
-    case DT_INVALID: break;
+    case DT_FLOAT:
+      return fn.template operator()<float>();
+    case DT_DOUBLE:
+      return fn.template operator()<double>();
+    case DT_INT32:
+      return fn.template operator()<int32_t>();
+    case DT_INT64:
+      return fn.template operator()<int64_t>();
+    case DT_BOOL:
+      return fn.template operator()<bool>();
+    case DT_INVALID:
+      break;
   }
   return fn.template operator()<float>();  // Unreachable for valid dtypes.
 }

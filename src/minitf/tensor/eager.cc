@@ -14,7 +14,8 @@ namespace internal {
 Tensor ValueOrThrow(std::string_view op, StatusOr<Tensor> result) {
   if (!result.ok()) {
     const Status& s = result.status();
-    errors::ThrowIfError(Status(s.code(), StrCat(s.message(), " [Op:", op, "]")));
+    errors::ThrowIfError(
+        Status(s.code(), StrCat(s.message(), " [Op:", op, "]")));
   }
   return std::move(result).value();
 }
@@ -31,28 +32,38 @@ uint64_t SeedOrRandom(uint64_t seed) {
 }
 }  // namespace
 
-Tensor add(const Tensor& x, const Tensor& y) { return ValueOrThrow("Add", kernels::Add(x, y)); }
+Tensor add(const Tensor& x, const Tensor& y) {
+  return ValueOrThrow("Add", kernels::Add(x, y));
+}
 Tensor subtract(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("Sub", kernels::Sub(x, y));
 }
 Tensor multiply(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("Mul", kernels::Mul(x, y));
 }
-Tensor div(const Tensor& x, const Tensor& y) { return ValueOrThrow("Div", kernels::Div(x, y)); }
+Tensor div(const Tensor& x, const Tensor& y) {
+  return ValueOrThrow("Div", kernels::Div(x, y));
+}
 Tensor maximum(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("Maximum", kernels::Maximum(x, y));
 }
 Tensor minimum(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("Minimum", kernels::Minimum(x, y));
 }
-Tensor negative(const Tensor& x) { return ValueOrThrow("Neg", kernels::Neg(x)); }
-Tensor square(const Tensor& x) { return ValueOrThrow("Square", kernels::Square(x)); }
+Tensor negative(const Tensor& x) {
+  return ValueOrThrow("Neg", kernels::Neg(x));
+}
+Tensor square(const Tensor& x) {
+  return ValueOrThrow("Square", kernels::Square(x));
+}
 Tensor sqrt(const Tensor& x) { return ValueOrThrow("Sqrt", kernels::Sqrt(x)); }
 Tensor exp(const Tensor& x) { return ValueOrThrow("Exp", kernels::Exp(x)); }
 Tensor log(const Tensor& x) { return ValueOrThrow("Log", kernels::Log(x)); }
 Tensor abs(const Tensor& x) { return ValueOrThrow("Abs", kernels::Abs(x)); }
 Tensor sign(const Tensor& x) { return ValueOrThrow("Sign", kernels::Sign(x)); }
-Tensor sigmoid(const Tensor& x) { return ValueOrThrow("Sigmoid", kernels::Sigmoid(x)); }
+Tensor sigmoid(const Tensor& x) {
+  return ValueOrThrow("Sigmoid", kernels::Sigmoid(x));
+}
 Tensor tanh(const Tensor& x) { return ValueOrThrow("Tanh", kernels::Tanh(x)); }
 Tensor equal(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("Equal", kernels::Equal(x, y));
@@ -60,7 +71,9 @@ Tensor equal(const Tensor& x, const Tensor& y) {
 Tensor not_equal(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("NotEqual", kernels::NotEqual(x, y));
 }
-Tensor less(const Tensor& x, const Tensor& y) { return ValueOrThrow("Less", kernels::Less(x, y)); }
+Tensor less(const Tensor& x, const Tensor& y) {
+  return ValueOrThrow("Less", kernels::Less(x, y));
+}
 Tensor less_equal(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("LessEqual", kernels::LessEqual(x, y));
 }
@@ -76,10 +89,14 @@ Tensor logical_and(const Tensor& x, const Tensor& y) {
 Tensor logical_or(const Tensor& x, const Tensor& y) {
   return ValueOrThrow("LogicalOr", kernels::LogicalOr(x, y));
 }
-Tensor logical_not(const Tensor& x) { return ValueOrThrow("LogicalNot", kernels::LogicalNot(x)); }
+Tensor logical_not(const Tensor& x) {
+  return ValueOrThrow("LogicalNot", kernels::LogicalNot(x));
+}
 
-Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
-  return ValueOrThrow("MatMul", kernels::MatMul(a, b, transpose_a, transpose_b));
+Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a,
+              bool transpose_b) {
+  return ValueOrThrow("MatMul",
+                      kernels::MatMul(a, b, transpose_a, transpose_b));
 }
 
 Tensor reduce_sum(const Tensor& x, const kernels::Axes& axis, bool keep_dims) {
@@ -97,10 +114,16 @@ Tensor reduce_min(const Tensor& x, const kernels::Axes& axis, bool keep_dims) {
 Tensor reduce_prod(const Tensor& x, const kernels::Axes& axis, bool keep_dims) {
   return ValueOrThrow("Prod", kernels::ReduceProd(x, axis, keep_dims));
 }
-Tensor argmax(const Tensor& x, int axis) { return ValueOrThrow("ArgMax", kernels::ArgMax(x, axis)); }
-Tensor argmin(const Tensor& x, int axis) { return ValueOrThrow("ArgMin", kernels::ArgMin(x, axis)); }
+Tensor argmax(const Tensor& x, int axis) {
+  return ValueOrThrow("ArgMax", kernels::ArgMax(x, axis));
+}
+Tensor argmin(const Tensor& x, int axis) {
+  return ValueOrThrow("ArgMin", kernels::ArgMin(x, axis));
+}
 
-Tensor cast(const Tensor& x, DType dtype) { return ValueOrThrow("Cast", kernels::Cast(x, dtype)); }
+Tensor cast(const Tensor& x, DType dtype) {
+  return ValueOrThrow("Cast", kernels::Cast(x, dtype));
+}
 Tensor reshape(const Tensor& x, const std::vector<int64_t>& shape) {
   return ValueOrThrow("Reshape", kernels::Reshape(x, shape));
 }
@@ -126,26 +149,35 @@ Tensor zeros(const std::vector<int64_t>& shape, DType dtype) {
 Tensor ones(const std::vector<int64_t>& shape, DType dtype) {
   return ValueOrThrow("Ones", kernels::Ones(shape, dtype));
 }
-Tensor zeros_like(const Tensor& x) { return ValueOrThrow("ZerosLike", kernels::ZerosLike(x)); }
-Tensor ones_like(const Tensor& x) { return ValueOrThrow("OnesLike", kernels::OnesLike(x)); }
-Tensor one_hot(const Tensor& indices, int64_t depth, float on_value, float off_value, int axis) {
-  return ValueOrThrow("OneHot", kernels::OneHot(indices, depth, on_value, off_value, axis));
+Tensor zeros_like(const Tensor& x) {
+  return ValueOrThrow("ZerosLike", kernels::ZerosLike(x));
+}
+Tensor ones_like(const Tensor& x) {
+  return ValueOrThrow("OnesLike", kernels::OnesLike(x));
+}
+Tensor one_hot(const Tensor& indices, int64_t depth, float on_value,
+               float off_value, int axis) {
+  return ValueOrThrow(
+      "OneHot", kernels::OneHot(indices, depth, on_value, off_value, axis));
 }
 
-Tensor random_normal(const std::vector<int64_t>& shape, double mean, double stddev, DType dtype,
-                     uint64_t seed) {
-  return ValueOrThrow("RandomStandardNormal",
-                      kernels::RandomNormal(shape, dtype, mean, stddev, SeedOrRandom(seed), 0));
+Tensor random_normal(const std::vector<int64_t>& shape, double mean,
+                     double stddev, DType dtype, uint64_t seed) {
+  return ValueOrThrow(
+      "RandomStandardNormal",
+      kernels::RandomNormal(shape, dtype, mean, stddev, SeedOrRandom(seed), 0));
 }
-Tensor truncated_normal(const std::vector<int64_t>& shape, double mean, double stddev,
-                        DType dtype, uint64_t seed) {
-  return ValueOrThrow("TruncatedNormal", kernels::TruncatedNormal(shape, dtype, mean, stddev,
-                                                                  SeedOrRandom(seed), 0));
+Tensor truncated_normal(const std::vector<int64_t>& shape, double mean,
+                        double stddev, DType dtype, uint64_t seed) {
+  return ValueOrThrow("TruncatedNormal",
+                      kernels::TruncatedNormal(shape, dtype, mean, stddev,
+                                               SeedOrRandom(seed), 0));
 }
-Tensor random_uniform(const std::vector<int64_t>& shape, double minval, double maxval,
-                      DType dtype, uint64_t seed) {
+Tensor random_uniform(const std::vector<int64_t>& shape, double minval,
+                      double maxval, DType dtype, uint64_t seed) {
   return ValueOrThrow("RandomUniform",
-                      kernels::RandomUniform(shape, dtype, minval, maxval, SeedOrRandom(seed), 0));
+                      kernels::RandomUniform(shape, dtype, minval, maxval,
+                                             SeedOrRandom(seed), 0));
 }
 
 namespace nn {

@@ -37,9 +37,10 @@ Tensor ValueOrThrow(std::string_view op, StatusOr<Tensor> result);
 /// single value filling it. Throws InvalidArgumentError when the count fits
 /// neither ("Too many elements provided. Needed at most 6, but received 7").
 template <TensorElement T>
-Tensor constant(std::initializer_list<T> values, const std::vector<int64_t>& shape) {
-  return internal::ValueOrThrow("Const",
-                                Tensor::FromVector(std::vector<T>(values), TensorShape(shape)));
+Tensor constant(std::initializer_list<T> values,
+                const std::vector<int64_t>& shape) {
+  return internal::ValueOrThrow(
+      "Const", Tensor::FromVector(std::vector<T>(values), TensorShape(shape)));
 }
 /// tf.constant(value): a tensor shaped by the nesting of the lists.
 inline Tensor constant(const Tensor& value) { return value; }
@@ -93,7 +94,8 @@ Tensor argmin(const Tensor& x, int axis);
 
 Tensor cast(const Tensor& x, DType dtype);
 Tensor reshape(const Tensor& x, const std::vector<int64_t>& shape);
-Tensor transpose(const Tensor& x, const std::optional<std::vector<int>>& perm = std::nullopt);
+Tensor transpose(const Tensor& x,
+                 const std::optional<std::vector<int>>& perm = std::nullopt);
 Tensor concat(const std::vector<Tensor>& values, int axis);
 Tensor stack(const std::vector<Tensor>& values, int axis = 0);
 Tensor slice(const Tensor& x, const std::vector<int64_t>& begin,
@@ -108,12 +110,15 @@ Tensor one_hot(const Tensor& indices, int64_t depth, float on_value = 1.f,
 
 /// Seed 0 means "pick one at random"; any other seed gives the same numbers
 /// on every machine.
-Tensor random_normal(const std::vector<int64_t>& shape, double mean = 0.0, double stddev = 1.0,
-                     DType dtype = float32, uint64_t seed = 0);
+Tensor random_normal(const std::vector<int64_t>& shape, double mean = 0.0,
+                     double stddev = 1.0, DType dtype = float32,
+                     uint64_t seed = 0);
 Tensor truncated_normal(const std::vector<int64_t>& shape, double mean = 0.0,
-                        double stddev = 1.0, DType dtype = float32, uint64_t seed = 0);
+                        double stddev = 1.0, DType dtype = float32,
+                        uint64_t seed = 0);
 Tensor random_uniform(const std::vector<int64_t>& shape, double minval = 0.0,
-                      double maxval = 1.0, DType dtype = float32, uint64_t seed = 0);
+                      double maxval = 1.0, DType dtype = float32,
+                      uint64_t seed = 0);
 
 namespace nn {
 Tensor relu(const Tensor& x);

@@ -9,7 +9,8 @@
 //   try {
 //     tf::eager::matmul(a, a);
 //   } catch (const tf::errors::InvalidArgumentError& e) {
-//     std::cerr << e.code() << ": " << e.message() << "\n";   // 3: Matrix size-...
+//     std::cerr << e.code() << ": " << e.message() << "\n";   // 3: Matrix
+//     size-...
 //   }
 #pragma once
 
@@ -34,10 +35,11 @@ class OpError : public std::runtime_error {
   error::Code code_;
 };
 
-#define MINITF_DEFINE_OP_ERROR(Name, CODE)                                    \
-  class Name : public OpError {                                               \
-   public:                                                                    \
-    explicit Name(const std::string& message) : OpError(error::CODE, message) {} \
+#define MINITF_DEFINE_OP_ERROR(Name, CODE)    \
+  class Name : public OpError {               \
+   public:                                    \
+    explicit Name(const std::string& message) \
+        : OpError(error::CODE, message) {}    \
   };
 MINITF_DEFINE_OP_ERROR(CancelledError, CANCELLED)
 MINITF_DEFINE_OP_ERROR(UnknownError, UNKNOWN)

@@ -8,10 +8,10 @@
 // a typed exception (errors.h), as TensorFlow's Python layer does.
 //
 //   StatusOr<Tensor> r = kernels::MatMul(a, b);
-//   if (!r.ok()) return r.status();        // or: TF_ASSIGN_OR_RETURN(Tensor c, ...)
-//   Tensor c = std::move(r).value();
-//   Status s = errors::InvalidArgument("shape ", shape, " is not a matrix");
-//   s.code();     // error::INVALID_ARGUMENT, which is 3
+//   if (!r.ok()) return r.status();        // or: TF_ASSIGN_OR_RETURN(Tensor c,
+//   ...) Tensor c = std::move(r).value(); Status s =
+//   errors::InvalidArgument("shape ", shape, " is not a matrix"); s.code(); //
+//   error::INVALID_ARGUMENT, which is 3
 #pragma once
 
 #include <memory>
@@ -94,11 +94,12 @@ std::ostream& operator<<(std::ostream& os, const Status& status);
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(const T& value) : v_(value) {}           // NOLINT: implicit by design
-  StatusOr(T&& value) : v_(std::move(value)) {}     // NOLINT
+  StatusOr(const T& value) : v_(value) {}        // NOLINT: implicit by design
+  StatusOr(T&& value) : v_(std::move(value)) {}  // NOLINT
   StatusOr(Status status) : v_(std::move(status)) {  // NOLINT
     if (std::get<Status>(v_).ok()) {
-      v_ = Status(error::INTERNAL, "StatusOr constructed from an OK Status without a value");
+      v_ = Status(error::INTERNAL,
+                  "StatusOr constructed from an OK Status without a value");
     }
   }
 
@@ -144,11 +145,11 @@ std::string StrCat(const Args&... args) {
 /// Factories for each error code, as TensorFlow's errors:: namespace:
 /// errors::InvalidArgument("Expected ", n, " elements").
 namespace errors {
-#define MINITF_DECLARE_ERROR(Name, CODE)                 \
-  template <typename... Args>                            \
-  Status Name(const Args&... args) {                     \
-    return Status(error::CODE, StrCat(args...));         \
-  }                                                      \
+#define MINITF_DECLARE_ERROR(Name, CODE)         \
+  template <typename... Args>                    \
+  Status Name(const Args&... args) {             \
+    return Status(error::CODE, StrCat(args...)); \
+  }                                              \
   inline bool Is##Name(const Status& s) { return s.code() == error::CODE; }
 MINITF_DECLARE_ERROR(Cancelled, CANCELLED)
 MINITF_DECLARE_ERROR(Unknown, UNKNOWN)
@@ -172,18 +173,19 @@ MINITF_DECLARE_ERROR(Unauthenticated, UNAUTHENTICATED)
 }  // namespace minitf
 
 /// Returns from the enclosing function if `expr` (a Status) is an error.
-#define TF_RETURN_IF_ERROR(expr)                        \
-  do {                                                  \
-    ::minitf::Status _minitf_status = (expr);           \
-    if (!_minitf_status.ok()) return _minitf_status;    \
+#define TF_RETURN_IF_ERROR(expr)                     \
+  do {                                               \
+    ::minitf::Status _minitf_status = (expr);        \
+    if (!_minitf_status.ok()) return _minitf_status; \
   } while (0)
 
 #define MINITF_CONCAT_INNER(a, b) a##b
 #define MINITF_CONCAT(a, b) MINITF_CONCAT_INNER(a, b)
 /// `TF_ASSIGN_OR_RETURN(Tensor t, MakeTensor());` declares t from a StatusOr,
 /// or returns its error from the enclosing function.
-#define TF_ASSIGN_OR_RETURN(lhs, expr) \
-  MINITF_ASSIGN_OR_RETURN_IMPL(MINITF_CONCAT(_minitf_statusor_, __LINE__), lhs, expr)
+#define TF_ASSIGN_OR_RETURN(lhs, expr)                                     \
+  MINITF_ASSIGN_OR_RETURN_IMPL(MINITF_CONCAT(_minitf_statusor_, __LINE__), \
+                               lhs, expr)
 #define MINITF_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                 \
   if (!tmp.ok()) return tmp.status();                \
@@ -191,11 +193,13 @@ MINITF_DECLARE_ERROR(Unauthenticated, UNAUTHENTICATED)
 
 /// Aborts with a message when `cond` is false. Only for minitf's own bugs:
 /// anything a user can cause is a Status instead.
-#define MINITF_CHECK(cond)                                                    \
-  do {                                                                        \
-    if (!(cond)) ::minitf::internal::DieCheckFailed(__FILE__, __LINE__, #cond); \
+#define MINITF_CHECK(cond)                                           \
+  do {                                                               \
+    if (!(cond))                                                     \
+      ::minitf::internal::DieCheckFailed(__FILE__, __LINE__, #cond); \
   } while (0)
 
 namespace minitf::internal {
-[[noreturn]] void DieCheckFailed(const char* file, int line, const char* condition);
+[[noreturn]] void DieCheckFailed(const char* file, int line,
+                                 const char* condition);
 }  // namespace minitf::internal

@@ -4,31 +4,36 @@
 
 namespace minitf {
 
-Tensor::Tensor(DType dtype, const TensorShape& shape) : Tensor(cpu_allocator(), dtype, shape) {}
+Tensor::Tensor(DType dtype, const TensorShape& shape)
+    : Tensor(cpu_allocator(), dtype, shape) {}
 
 Tensor::Tensor(Allocator* allocator, DType dtype, const TensorShape& shape)
     : dtype_(dtype), shape_(shape), num_elements_(shape.num_elements()) {
   MINITF_CHECK(DataTypeIsValid(dtype) && shape.IsFullyDefined());
-  buffer_ = std::make_shared<Buffer>(allocator, num_elements_ * DataTypeSize(dtype));
+  buffer_ =
+      std::make_shared<Buffer>(allocator, num_elements_ * DataTypeSize(dtype));
   MINITF_CHECK(buffer_->data() != nullptr);
 }
 
-StatusOr<Tensor> Tensor::Allocate(DType dtype, const TensorShape& shape, Allocator* allocator) {
+StatusOr<Tensor> Tensor::Allocate(DType dtype, const TensorShape& shape,
+                                  Allocator* allocator) {
   if (!DataTypeIsValid(dtype)) {
-    return errors::InvalidArgument("Cannot allocate a tensor of invalid dtype ", int{dtype});
+    return errors::InvalidArgument("Cannot allocate a tensor of invalid dtype ",
+                                   int{dtype});
   }
   // Negative sizes and overflowing products first, so that [-5] is reported
   // as a bad dimension rather than as a partially known shape.
   TF_ASSIGN_OR_RETURN(TensorShape checked,
                       TensorShape::FromDims(shape.dim_sizes(), true));
   if (!shape.IsFullyDefined()) {
-    return errors::InvalidArgument("Cannot allocate a tensor of partially known shape ", shape);
+    return errors::InvalidArgument(
+        "Cannot allocate a tensor of partially known shape ", shape);
   }
   const int64_t num_elements = checked.num_elements();
   // Checked before multiplying: a signed overflow would be undefined.
   if (num_elements > INT64_MAX / DataTypeSize(dtype)) {
-    return errors::ResourceExhausted("Tensor of shape ", shape, " and type ", dtype,
-                                     " does not fit in memory");
+    return errors::ResourceExhausted("Tensor of shape ", shape, " and type ",
+                                     dtype, " does not fit in memory");
   }
   Tensor t;
   t.dtype_ = dtype;
@@ -37,8 +42,9 @@ StatusOr<Tensor> Tensor::Allocate(DType dtype, const TensorShape& shape, Allocat
   t.buffer_ = std::make_shared<Buffer>(
       allocator, static_cast<size_t>(num_elements * DataTypeSize(dtype)));
   if (t.buffer_->data() == nullptr) {
-    return errors::ResourceExhausted("OOM when allocating tensor with shape", shape, " and type ",
-                                     dtype, " on ", allocator->Name());
+    return errors::ResourceExhausted("OOM when allocating tensor with shape",
+                                     shape, " and type ", dtype, " on ",
+                                     allocator->Name());
   }
   return t;
 }
@@ -77,7 +83,8 @@ void Tensor::CheckAccess(DType requested) const {
 
 std::string Tensor::DebugString() const {
   if (!IsInitialized()) return "Tensor<uninitialized>";
-  return StrCat("Tensor<type: ", dtype_, " shape: ", shape_, " values: ", ToString(), ">");
+  return StrCat("Tensor<type: ", dtype_, " shape: ", shape_,
+                " values: ", ToString(), ">");
 }
 
 }  // namespace minitf

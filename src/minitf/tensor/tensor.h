@@ -82,7 +82,8 @@ class Tensor {
   // --8<-- [start:literals]
   /// A scalar: tf::Tensor(3.f) is a float32 tensor of shape [].
   template <TensorElement T>
-  Tensor(T value);  // NOLINT: implicit, so a scalar can be fed where a tensor is expected.
+  Tensor(T value);  // NOLINT: implicit, so a scalar can be fed where a tensor
+                    // is expected.
 
   /// Nested lists, as tf.constant([[1., 2.], [3., 4.]]): the nesting gives the
   /// shape and the element type the dtype. Rows of different lengths throw
@@ -92,7 +93,8 @@ class Tensor {
   template <TensorElement T>
   Tensor(std::initializer_list<std::initializer_list<T>> values);
   template <TensorElement T>
-  Tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values);
+  Tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>>
+             values);
   template <TensorElement T>
   Tensor(std::initializer_list<
          std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
@@ -102,7 +104,8 @@ class Tensor {
   /// value fills the whole shape; exactly num_elements values are laid out in
   /// row-major order; any other count is InvalidArgument naming both sizes.
   template <TensorElement T>
-  static StatusOr<Tensor> FromVector(const std::vector<T>& values, const TensorShape& shape);
+  static StatusOr<Tensor> FromVector(const std::vector<T>& values,
+                                     const TensorShape& shape);
   // --8<-- [end:literals]
 
   bool IsInitialized() const { return buffer_ != nullptr; }
@@ -113,7 +116,9 @@ class Tensor {
   int64_t NumElements() const { return num_elements_; }
   size_t TotalBytes() const { return buffer_ ? buffer_->size() : 0; }
   /// The allocator that owns the buffer (nullptr when uninitialized).
-  Allocator* allocator() const { return buffer_ ? buffer_->allocator() : nullptr; }
+  Allocator* allocator() const {
+    return buffer_ ? buffer_->allocator() : nullptr;
+  }
 
   /// True when both tensors view the same bytes.
   bool SharesBufferWith(const Tensor& other) const {
@@ -142,9 +147,11 @@ class Tensor {
   /// Every element as a 1-D Eigen array (row-major order), for elementwise
   /// kernels: out.flat<float>() = x.flat<float>().exp();
   template <TensorElement T>
-  using FlatMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
+  using FlatMap =
+      Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
   template <TensorElement T>
-  using ConstFlatMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
+  using ConstFlatMap =
+      Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
   template <TensorElement T>
   FlatMap<T> flat() {
     return FlatMap<T>(data<T>(), NumElements());
@@ -156,12 +163,13 @@ class Tensor {
 
   /// A rank-2 tensor as a row-major Eigen matrix, for matmul.
   template <TensorElement T>
-  using MatrixMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-                               Eigen::Aligned64>;
+  using MatrixMap = Eigen::Map<
+      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+      Eigen::Aligned64>;
   template <TensorElement T>
-  using ConstMatrixMap =
-      Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-                 Eigen::Aligned64>;
+  using ConstMatrixMap = Eigen::Map<
+      const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+      Eigen::Aligned64>;
   /// REQUIRES: dims() == 2.
   template <TensorElement T>
   MatrixMap<T> matrix() {
@@ -204,7 +212,8 @@ class Tensor {
   void CheckAccess(DType requested) const;
   void CheckRank(int rank) const { MINITF_CHECK(dims() == rank); }
   template <TensorElement T>
-  static Tensor FromNested(const std::vector<T>& flat, std::vector<int64_t> dims);
+  static Tensor FromNested(const std::vector<T>& flat,
+                           std::vector<int64_t> dims);
 
   DType dtype_ = DT_INVALID;
   TensorShape shape_;
@@ -223,19 +232,22 @@ namespace internal {
 // size of each nesting level in `dims`; a row whose length differs from the
 // first row's at the same level is reported in `error`.
 template <typename T>
-void Flatten(const T& value, int /*level*/, std::vector<T>* flat, std::vector<int64_t>*,
-             std::string*) {
+void Flatten(const T& value, int /*level*/, std::vector<T>* flat,
+             std::vector<int64_t>*, std::string*) {
   flat->push_back(value);
 }
 template <typename T, typename U>
-void Flatten(const std::initializer_list<U>& list, int level, std::vector<T>* flat,
-             std::vector<int64_t>* dims, std::string* error) {
+void Flatten(const std::initializer_list<U>& list, int level,
+             std::vector<T>* flat, std::vector<int64_t>* dims,
+             std::string* error) {
   const auto n = static_cast<int64_t>(list.size());
   if (static_cast<int>(dims->size()) <= level) {
     dims->push_back(n);
   } else if ((*dims)[level] != n && error->empty()) {
-    *error = StrCat("Can't convert a non-rectangular nested list to a Tensor: a list at depth ",
-                    level, " has ", n, " elements where the first has ", (*dims)[level]);
+    *error = StrCat(
+        "Can't convert a non-rectangular nested list to a Tensor: a list at "
+        "depth ",
+        level, " has ", n, " elements where the first has ", (*dims)[level]);
   }
   for (const U& item : list) Flatten<T>(item, level + 1, flat, dims, error);
 }
@@ -248,7 +260,8 @@ Tensor::Tensor(T value) : Tensor(DataTypeToEnum<T>::value, TensorShape()) {
 }
 
 template <TensorElement T>
-Tensor Tensor::FromNested(const std::vector<T>& flat, std::vector<int64_t> dims) {
+Tensor Tensor::FromNested(const std::vector<T>& flat,
+                          std::vector<int64_t> dims) {
   Tensor t(DataTypeToEnum<T>::value, TensorShape(std::move(dims)));
   std::copy(flat.begin(), flat.end(), t.data<T>());
   return t;
@@ -270,12 +283,14 @@ MINITF_NESTED_CONSTRUCTOR(std::initializer_list<std::initializer_list<T>>, 2)
 MINITF_NESTED_CONSTRUCTOR(
     std::initializer_list<std::initializer_list<std::initializer_list<T>>>, 3)
 MINITF_NESTED_CONSTRUCTOR(
-    std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>,
+    std::initializer_list<
+        std::initializer_list<std::initializer_list<std::initializer_list<T>>>>,
     4)
 #undef MINITF_NESTED_CONSTRUCTOR
 
 template <TensorElement T>
-StatusOr<Tensor> Tensor::FromVector(const std::vector<T>& values, const TensorShape& shape) {
+StatusOr<Tensor> Tensor::FromVector(const std::vector<T>& values,
+                                    const TensorShape& shape) {
   TF_ASSIGN_OR_RETURN(Tensor t, Allocate(DataTypeToEnum<T>::value, shape));
   const auto n = static_cast<int64_t>(values.size());
   if (n == 1) {
@@ -283,12 +298,13 @@ StatusOr<Tensor> Tensor::FromVector(const std::vector<T>& values, const TensorSh
   } else if (n == t.NumElements()) {
     std::copy(values.begin(), values.end(), t.data<T>());
   } else if (n > t.NumElements()) {
-    return errors::InvalidArgument("Too many elements provided. Needed at most ",
-                                   t.NumElements(), ", but received ", n);
+    return errors::InvalidArgument(
+        "Too many elements provided. Needed at most ", t.NumElements(),
+        ", but received ", n);
   } else {
-    return errors::InvalidArgument("Too few elements provided for shape ", shape, ". Needed ",
-                                   t.NumElements(), " (or a single value to fill it), but received ",
-                                   n);
+    return errors::InvalidArgument(
+        "Too few elements provided for shape ", shape, ". Needed ",
+        t.NumElements(), " (or a single value to fill it), but received ", n);
   }
   return t;
 }

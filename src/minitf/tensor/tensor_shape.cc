@@ -10,14 +10,16 @@ TensorShape TensorShape::UnknownRank() {
   return shape;
 }
 
-StatusOr<TensorShape> TensorShape::FromDims(std::span<const int64_t> dims, bool allow_unknown) {
+StatusOr<TensorShape> TensorShape::FromDims(std::span<const int64_t> dims,
+                                            bool allow_unknown) {
   TensorShape shape(dims);
   int64_t product = 1;
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = dims[i];
     if (d == None && allow_unknown) continue;
     if (d < 0) {
-      return errors::InvalidArgument("Dimension ", d, " must be >= 0 (dimension ", i,
+      return errors::InvalidArgument("Dimension ", d,
+                                     " must be >= 0 (dimension ", i,
                                      " of shape ", shape, ")");
     }
     if (d > 0 && product > std::numeric_limits<int64_t>::max() / d) {
@@ -47,7 +49,9 @@ bool TensorShape::IsCompatibleWith(const TensorShape& other) const {
   if (unknown_rank_ || other.unknown_rank_) return true;
   if (dims_.size() != other.dims_.size()) return false;
   for (size_t i = 0; i < dims_.size(); ++i) {
-    if (dims_[i] != None && other.dims_[i] != None && dims_[i] != other.dims_[i]) return false;
+    if (dims_[i] != None && other.dims_[i] != None &&
+        dims_[i] != other.dims_[i])
+      return false;
   }
   return true;
 }

@@ -35,17 +35,21 @@ class TensorShape {
   TensorShape() = default;
   TensorShape(std::initializer_list<int64_t> dims) : dims_(dims) {}
   explicit TensorShape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
-  explicit TensorShape(std::span<const int64_t> dims) : dims_(dims.begin(), dims.end()) {}
+  explicit TensorShape(std::span<const int64_t> dims)
+      : dims_(dims.begin(), dims.end()) {}
 
   /// A shape whose rank is unknown, as tf.placeholder(shape=None).
   static TensorShape UnknownRank();
   /// Checks sizes from a user: each must be >= 0 (or None when
   /// `allow_unknown`), and the element count must fit in int64.
-  static StatusOr<TensorShape> FromDims(std::span<const int64_t> dims, bool allow_unknown);
+  static StatusOr<TensorShape> FromDims(std::span<const int64_t> dims,
+                                        bool allow_unknown);
 
   bool unknown_rank() const { return unknown_rank_; }
   /// The rank; -1 when unknown_rank().
-  int dims() const { return unknown_rank_ ? -1 : static_cast<int>(dims_.size()); }
+  int dims() const {
+    return unknown_rank_ ? -1 : static_cast<int>(dims_.size());
+  }
   /// REQUIRES: 0 <= i < dims().
   int64_t dim_size(int i) const { return dims_[i]; }
   const std::vector<int64_t>& dim_sizes() const { return dims_; }

@@ -23,7 +23,8 @@ namespace minitf::kernels {
 /// Shares x's buffer. At most one -1 in `shape`, inferred from the rest.
 StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
 /// `perm` defaults to the reversed axes.
-StatusOr<Tensor> Transpose(const Tensor& x, const std::optional<std::vector<int>>& perm);
+StatusOr<Tensor> Transpose(const Tensor& x,
+                           const std::optional<std::vector<int>>& perm);
 /// All inputs of one dtype and equal shapes except along `axis`.
 StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis);
 /// All inputs of one dtype and shape; the new axis is in [-(rank+1), rank].
@@ -45,7 +46,7 @@ StatusOr<Tensor> OnesLike(const Tensor& x);
 
 /// int32/int64 `indices` -> float32 one-hot vectors along `axis` (-1: last).
 /// Indices outside [0, depth) give an all-`off_value` vector, as TensorFlow's.
-StatusOr<Tensor> OneHot(const Tensor& indices, int64_t depth, float on_value, float off_value,
-                        int axis);
+StatusOr<Tensor> OneHot(const Tensor& indices, int64_t depth, float on_value,
+                        float off_value, int axis);
 
 }  // namespace minitf::kernels

@@ -20,7 +20,8 @@ namespace minitf::kernels {
 
 /// The broadcast of two fully defined shapes, or InvalidArgument
 /// "Incompatible shapes: [2,3] vs. [2]" (TensorFlow's kernel message).
-StatusOr<TensorShape> BroadcastShapes(const TensorShape& x, const TensorShape& y);
+StatusOr<TensorShape> BroadcastShapes(const TensorShape& x,
+                                      const TensorShape& y);
 
 /// The loops of a broadcast binary op, simplified: adjacent dimensions that
 /// broadcast the same way are merged, so [100,200]+[100,200] is one loop of
@@ -34,7 +35,8 @@ StatusOr<TensorShape> BroadcastShapes(const TensorShape& x, const TensorShape& y
 /// repeated.
 struct BroadcastPlan {
   /// REQUIRES: `out` == BroadcastShapes(x, y).
-  BroadcastPlan(const TensorShape& x, const TensorShape& y, const TensorShape& out);
+  BroadcastPlan(const TensorShape& x, const TensorShape& y,
+                const TensorShape& out);
 
   std::vector<int64_t> dims;
   std::vector<int64_t> x_strides;

@@ -44,7 +44,8 @@ StatusOr<Tensor> Div(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> Maximum(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> Minimum(const Tensor& x, const Tensor& y);
 
-// Comparisons, broadcasting, giving bool tensors. Equal and NotEqual also take bool.
+// Comparisons, broadcasting, giving bool tensors. Equal and NotEqual also take
+// bool.
 StatusOr<Tensor> Equal(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> NotEqual(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> Less(const Tensor& x, const Tensor& y);

@@ -18,8 +18,8 @@ namespace minitf::kernels {
 /// REQUIRES nothing: rank, dtype and inner-dimension mismatches are
 /// InvalidArgument ("Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]").
 /// Supports float, double, int32 and int64.
-StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a = false,
-                        bool transpose_b = false);
+StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
+                        bool transpose_a = false, bool transpose_b = false);
 
 /// Threads used by matmul (Eigen's OpenMP GEMM); by default, one per core.
 void SetNumThreads(int n);

@@ -8,9 +8,10 @@
 // uniform floats and, by Box-Muller, to normals are written out here, so the
 // same seed gives the same numbers everywhere.
 //
-//   kernels::RandomNormal({2, 3}, tf::float32, 0.f, 1.f, /*seed=*/1, /*seed2=*/0);
-//   kernels::TruncatedNormal({784, 10}, tf::float32, 0.f, 0.1f, 1, 0);
-//   kernels::RandomUniform({3}, tf::int32, 0, 10, 7, 0);   // ints in [0, 10)
+//   kernels::RandomNormal({2, 3}, tf::float32, 0.f, 1.f, /*seed=*/1,
+//   /*seed2=*/0); kernels::TruncatedNormal({784, 10}, tf::float32, 0.f, 0.1f,
+//   1, 0); kernels::RandomUniform({3}, tf::int32, 0, 10, 7, 0);   // ints in
+//   [0, 10)
 #pragma once
 
 #include <cstdint>
@@ -22,14 +23,17 @@
 namespace minitf::kernels {
 
 /// float or double.
-StatusOr<Tensor> RandomNormal(const std::vector<int64_t>& shape, DType dtype, double mean,
-                              double stddev, uint64_t seed, uint64_t seed2);
+StatusOr<Tensor> RandomNormal(const std::vector<int64_t>& shape, DType dtype,
+                              double mean, double stddev, uint64_t seed,
+                              uint64_t seed2);
 /// Normal values redrawn until within two standard deviations of the mean.
-StatusOr<Tensor> TruncatedNormal(const std::vector<int64_t>& shape, DType dtype, double mean,
-                                 double stddev, uint64_t seed, uint64_t seed2);
+StatusOr<Tensor> TruncatedNormal(const std::vector<int64_t>& shape, DType dtype,
+                                 double mean, double stddev, uint64_t seed,
+                                 uint64_t seed2);
 /// Floats in [minval, maxval); int32/int64 in [minval, maxval), which must
 /// not be empty (InvalidArgument "Need minval < maxval: 3 >= 3").
-StatusOr<Tensor> RandomUniform(const std::vector<int64_t>& shape, DType dtype, double minval,
-                               double maxval, uint64_t seed, uint64_t seed2);
+StatusOr<Tensor> RandomUniform(const std::vector<int64_t>& shape, DType dtype,
+                               double minval, double maxval, uint64_t seed,
+                               uint64_t seed2);
 
 }  // namespace minitf::kernels

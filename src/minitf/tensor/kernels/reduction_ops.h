@@ -25,7 +25,8 @@ namespace minitf::kernels {
 
 using Axes = std::optional<std::vector<int>>;
 
-/// Numeric dtypes. An axis out of [-rank, rank) or listed twice is InvalidArgument.
+/// Numeric dtypes. An axis out of [-rank, rank) or listed twice is
+/// InvalidArgument.
 StatusOr<Tensor> ReduceSum(const Tensor& x, const Axes& axes, bool keep_dims);
 /// Integer means divide with truncation, as TensorFlow's.
 StatusOr<Tensor> ReduceMean(const Tensor& x, const Axes& axes, bool keep_dims);
