@@ -7,7 +7,9 @@
 // allocator that counts and caps its memory and a DeviceContext for copies
 // between memories; the device factories that create them from a
 // ConfigProto; DeviceMgr and DeviceSet, the views a session and a placer
-// take of them; and tf::device_lib::list_local_devices().
+// take of them; tf::device_lib::list_local_devices(); and the placer, which
+// assigns every node a device through colocation groups, with
+// log_device_placement's lines and soft placement.
 //
 //   std::cout << tf::device_lib::list_local_devices(
 //       tf::ConfigProto{.gpu_options = {.virtual_gpus = 2}});
@@ -26,6 +28,7 @@
 #include "minitf/device/device_set.h"
 #include "minitf/device/device_spec.h"
 #include "minitf/device/gpu_visibility.h"
+#include "minitf/device/placer.h"
 #include "minitf/device/threadpool_device.h"
 #include "minitf/device/tracking_allocator.h"
 #include "minitf/device/virtual_gpu_device.h"
