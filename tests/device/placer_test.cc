@@ -208,6 +208,40 @@ TEST_F(PlacerTest, Seed001TowersOnGpus2And3SumOnTheCpu) {
                              {"Const_3", "Const", kGpu3}}));
 }
 
+TEST_F(PlacerTest, Seed000ModelOnTheCpuAndItsLossOnTheGpu) {
+  UseGpus(2);
+  Output x, out, y;
+  {
+    device_scope on_cpu("/device:cpu:0");
+    Variable w(0.0f, "weight");
+    Variable b(0.0f, "bias");
+    x = placeholder(DT_FLOAT, {None});
+    out = placeholder(DT_FLOAT, {None});
+    y = w.value() * x + b.value();
+  }
+  Output loss = reduce_mean(square(y - out));
+  train::GradientDescentOptimizer(0.01f).minimize(loss);
+  global_variables_initializer();
+  ASSERT_TRUE(Place().ok());
+  // The variables and everything colocated with them (their Assign, read
+  // and update) follow the scope; the loss, outside it, goes to the GPU.
+  for (const Node* n : g_.nodes()) {
+    const std::string& name = n->name();
+    if (name.starts_with("weight") || name.starts_with("bias") ||
+        name.starts_with("GradientDescent/update_") ||
+        name.starts_with("Placeholder") || name == "mul" || name == "add") {
+      EXPECT_EQ(n->assigned_device(), kCpu0) << name;
+    }
+  }
+  EXPECT_EQ(DeviceOf(loss), kGpu0);
+  EXPECT_EQ(DeviceOf("sub"), kGpu0);
+  EXPECT_THAT(log_.str(), HasSubstr("weight: (VariableV2): " + kCpu0 + "\n"));
+  EXPECT_THAT(log_.str(),
+              HasSubstr("GradientDescent/update_weight/ApplyGradientDescent: "
+                        "(ApplyGradientDescent): " +
+                        kCpu0 + "\n"));
+}
+
 TEST_F(PlacerTest, NoGpusMeansEverythingOnTheCpu) {
   ConfigProto config = VirtualGpus(2);
   config.device_count["GPU"] = 0;
