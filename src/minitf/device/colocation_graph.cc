@@ -270,7 +270,8 @@ Status ColocationGraph::EnsureCompatibilityAcrossResourceEdge(
 // --8<-- [start:class_groups]
 Status ColocationGraph::ColocateAllNodes() {
   // Group name ("weight" for "loc:@weight") -> the first node that named it.
-  std::map<std::string, const Node*> group_root;
+  GroupRoots group_root;
+  group_root.reserve(graph_.num_nodes());
   for (const Node* node : graph_.nodes()) {
     bool found_spec = false;
     auto cls = node->attrs().find("_class");
@@ -280,8 +281,8 @@ Status ColocationGraph::ColocateAllNodes() {
            cls->second.get<std::vector<std::string>>()) {
         if (spec.rfind("loc:@", 0) != 0) continue;
         found_spec = true;
-        TF_RETURN_IF_ERROR(
-            ColocateNodeToGroup(&group_root, *node, spec.substr(5)));
+        TF_RETURN_IF_ERROR(ColocateNodeToGroup(
+            &group_root, *node, std::string_view(spec).substr(5)));
       }
     }
     // A node colocated with others is found through their group; only a
@@ -294,9 +295,9 @@ Status ColocationGraph::ColocateAllNodes() {
 }
 // --8<-- [end:class_groups]
 
-Status ColocationGraph::ColocateNodeToGroup(
-    std::map<std::string, const Node*>* group_root, const Node& node,
-    const std::string& group) {
+Status ColocationGraph::ColocateNodeToGroup(GroupRoots* group_root,
+                                            const Node& node,
+                                            std::string_view group) {
   const Node*& root = (*group_root)[group];
   if (root == nullptr) {
     root = &node;

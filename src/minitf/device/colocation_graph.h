@@ -24,6 +24,8 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -127,8 +129,11 @@ class ColocationGraph {
   Status InitializeMember(const Node& node, Member* member);
   Status ColocateResourceAndRefEdges();
   Status ColocateAllNodes();
-  Status ColocateNodeToGroup(std::map<std::string, const Node*>* group_root,
-                             const Node& node, const std::string& group);
+  // Group names are views into the nodes' names and `_class` attrs, which
+  // do not change while the placer runs.
+  using GroupRoots = std::unordered_map<std::string_view, const Node*>;
+  Status ColocateNodeToGroup(GroupRoots* group_root, const Node& node,
+                             std::string_view group);
   Status ColocateResourceOrRefEdge(const Node& src, const Node& dst);
   Status ColocateNodes(const Node& x, const Node& y);
   Status ColocateNodes(const Node& x, int x_root, const Node& y, int y_root);
