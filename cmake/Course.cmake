@@ -18,6 +18,7 @@ set(MINITF_CHAPTERS
   "01-tensors:tensor"
   "02-graph-and-session:graph"
   "03-variables-and-autodiff:train"
+  "04-device-placement:device"
 )
 
 set(CMAKE_CXX_STANDARD 20)

@@ -6,6 +6,8 @@
 // and order, so C++20 designated initializers read like Python keywords. This
 // chapter only stores them and hands them to the session; what the device
 // options mean (soft placement, the placement log, GPU memory) is chapter 4's.
+// Two fields are minitf's own (GPUOptions::virtual_gpus and its memory
+// limit): they ask for virtual GPUs on machines without one.
 //
 //   tf::Session sess(tf::ConfigProto{.allow_soft_placement = true,
 //                                    .log_device_placement = true});
@@ -13,6 +15,7 @@
 //   options.config.device_count["GPU"] = 0;
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -26,6 +29,17 @@ struct GPUOptions {
   bool allow_growth = false;
   /// The share of each GPU's memory to take, in (0, 1]; 0 means the default.
   double per_process_gpu_memory_fraction = 0.0;
+  /// minitf's own, not TensorFlow's: how many virtual GPUs to create, for
+  /// machines without one (chapter 4). A virtual GPU is a device of type
+  /// "GPU" with a memory space of its own, carved from CPU memory and
+  /// reached only through explicit copies, that runs the CPU kernels. 0
+  /// means: as many as the environment variable MINITF_VIRTUAL_GPUS says
+  /// (none when it is unset). visible_device_list, CUDA_VISIBLE_DEVICES and
+  /// device_count["GPU"] select among them as among real GPUs.
+  int virtual_gpus = 0;
+  /// The memory limit of each virtual GPU in MiB; 0 means the default
+  /// (1024 MiB). An allocation past it fails as an out-of-memory GPU does.
+  int64_t virtual_gpu_memory_limit_mb = 0;
 };
 
 /// tf.ConfigProto. Fields are in TensorFlow's order, so that designated

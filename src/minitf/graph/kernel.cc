@@ -1,5 +1,6 @@
 #include "minitf/graph/kernel.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace minitf {
@@ -21,11 +22,66 @@ Status KernelRegistry::Register(std::string op_type, std::string device_type,
   return Status::OK();
 }
 
+Status KernelRegistry::RegisterAlias(std::string op_type,
+                                     std::string device_type,
+                                     std::string kernel_device_type,
+                                     std::vector<DType> types) {
+  if (device_type == kernel_device_type) {
+    return errors::InvalidArgument("A kernel alias for '", op_type, "' on ",
+                                   device_type, " names its own device type");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto key = std::make_pair(std::move(op_type), std::move(device_type));
+  if (aliases_.count(key) != 0) {
+    return errors::AlreadyExists("A kernel alias for '", key.first, "' on ",
+                                 key.second, " is already registered");
+  }
+  aliases_.emplace(std::move(key),
+                   Alias{std::move(kernel_device_type), std::move(types)});
+  return Status::OK();
+}
+
+const KernelFactory* KernelRegistry::FindLocked(std::string_view op_type,
+                                                std::string_view device_type,
+                                                const Node* node,
+                                                bool* attr_mismatch) const {
+  *attr_mismatch = false;
+  const auto key =
+      std::make_pair(std::string(op_type), std::string(device_type));
+  if (auto it = factories_.find(key); it != factories_.end()) {
+    return &it->second;
+  }
+  auto alias = aliases_.find(key);
+  if (alias == aliases_.end()) return nullptr;
+  auto target = factories_.find(
+      std::make_pair(key.first, alias->second.kernel_device_type));
+  if (target == factories_.end()) return nullptr;
+  const std::vector<DType>& types = alias->second.types;
+  if (node != nullptr && !types.empty()) {
+    auto t = node->attrs().find("T");
+    if (t != node->attrs().end() && t->second.holds<DType>() &&
+        std::find(types.begin(), types.end(), t->second.get<DType>()) ==
+            types.end()) {
+      *attr_mismatch = true;
+      return nullptr;
+    }
+  }
+  return &target->second;
+}
+
 bool KernelRegistry::HasKernel(std::string_view op_type,
                                std::string_view device_type) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return factories_.count({std::string(op_type), std::string(device_type)}) !=
-         0;
+  bool attr_mismatch;
+  return FindLocked(op_type, device_type, nullptr, &attr_mismatch) != nullptr;
+}
+
+bool KernelRegistry::HasKernelForNode(const Node& node,
+                                      std::string_view device_type) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  bool attr_mismatch;
+  return FindLocked(node.type_string(), device_type, &node, &attr_mismatch) !=
+         nullptr;
 }
 
 StatusOr<std::unique_ptr<OpKernel>> KernelRegistry::CreateKernel(
@@ -33,14 +89,25 @@ StatusOr<std::unique_ptr<OpKernel>> KernelRegistry::CreateKernel(
   KernelFactory factory;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = factories_.find({node.type_string(), device_type});
-    if (it == factories_.end()) {
-      return errors::NotFound(
+    bool attr_mismatch;
+    const KernelFactory* found =
+        FindLocked(node.type_string(), device_type, &node, &attr_mismatch);
+    if (found == nullptr) {
+      std::string message = StrCat(
           "No registered '", node.type_string(), "' OpKernel for ", device_type,
           " devices compatible with node {{node ", node.name(), "}}");
+      if (attr_mismatch) {
+        message += StrCat(
+            "\n\t (OpKernel was found, but attributes didn't match) "
+            "Requested Attributes: T=",
+            node.attrs().find("T")->second.DebugString());
+      }
+      return errors::NotFound(message);
     }
-    factory = it->second;
+    factory = *found;
   }
+  // The kernel is told the device type it runs on, not the one it was
+  // registered for, so that an aliased kernel knows where it is.
   return factory(OpKernelConstruction(&node, device_type));
 }
 
@@ -51,20 +118,45 @@ std::vector<std::string> KernelRegistry::DeviceTypesFor(
   for (const auto& [key, factory] : factories_) {
     if (key.first == op_type) out.push_back(key.second);
   }
+  for (const auto& [key, alias] : aliases_) {
+    bool attr_mismatch;
+    if (key.first == op_type &&
+        FindLocked(key.first, key.second, nullptr, &attr_mismatch) != nullptr) {
+      out.push_back(key.second);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 namespace internal {
-KernelRegistration::KernelRegistration(std::string op_type,
-                                       std::string device_type,
-                                       KernelFactory factory) {
-  Status s = KernelRegistry::Global()->Register(
-      std::move(op_type), std::move(device_type), std::move(factory));
+namespace {
+// A registration made at static initialisation can only fail through a bug
+// in minitf (a pair registered twice), so it stops the program, saying why.
+void CheckRegistration(const Status& s) {
   if (!s.ok()) {
     std::fprintf(stderr, "minitf: bad kernel registration: %s\n",
                  s.ToString().c_str());
     MINITF_CHECK(s.ok());
   }
+}
+}  // namespace
+
+KernelRegistration::KernelRegistration(std::string op_type,
+                                       std::string device_type,
+                                       KernelFactory factory) {
+  CheckRegistration(KernelRegistry::Global()->Register(
+      std::move(op_type), std::move(device_type), std::move(factory)));
+}
+
+KernelAliasRegistration::KernelAliasRegistration(std::string op_type,
+                                                 std::string device_type,
+                                                 std::string kernel_device_type,
+                                                 std::vector<DType> types) {
+  CheckRegistration(KernelRegistry::Global()->RegisterAlias(
+      std::move(op_type), std::move(device_type), std::move(kernel_device_type),
+      std::move(types)));
 }
 }  // namespace internal
 

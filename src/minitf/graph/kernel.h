@@ -131,6 +131,15 @@ using KernelFactory = std::function<StatusOr<std::unique_ptr<OpKernel>>(
     const OpKernelConstruction&)>;
 
 /// Kernels by (op type, device type). Thread safety: as OpRegistry.
+///
+/// Besides kernels, the registry holds aliases: "op X on device type D runs
+/// the kernel registered for X on device type K". That is how a later layer
+/// gives a new device type the kernels of an existing one without copying
+/// their registrations: chapter 4's virtual GPUs (type "GPU") run the CPU
+/// kernels, for exactly the ops and dtypes TensorFlow has GPU kernels for.
+/// An alias is resolved when a kernel is looked up, so it does not matter
+/// whether the alias or the kernel it names was registered first; a kernel
+/// registered directly for (X, D) takes precedence over an alias.
 class KernelRegistry {
  public:
   static KernelRegistry* Global();
@@ -138,23 +147,56 @@ class KernelRegistry {
   /// AlreadyExists when the pair is taken.
   Status Register(std::string op_type, std::string device_type,
                   KernelFactory factory);
+  /// Nodes of `op_type` placed on `device_type` run the kernel registered for
+  /// (`op_type`, `kernel_device_type`), as long as their attr "T" (when they
+  /// have one) is in `types`; an empty `types` allows every dtype.
+  /// AlreadyExists when the pair already has an alias; InvalidArgument when
+  /// the alias would name its own device type.
+  Status RegisterAlias(std::string op_type, std::string device_type,
+                       std::string kernel_device_type,
+                       std::vector<DType> types = {});
+  /// True when some kernel, direct or through an alias whose target exists,
+  /// runs `op_type` on `device_type`, for some dtype.
   bool HasKernel(std::string_view op_type, std::string_view device_type) const;
+  /// As HasKernel, for this node's dtype: false when an alias's dtype
+  /// constraint excludes the node's attr "T".
+  bool HasKernelForNode(const Node& node, std::string_view device_type) const;
   /// NotFound in TensorFlow's words when there is no kernel:
-  /// "No registered 'Foo' OpKernel for CPU devices compatible with node ...".
+  /// "No registered 'Foo' OpKernel for CPU devices compatible with node ...",
+  /// followed by " (OpKernel was found, but attributes didn't match)
+  /// Requested Attributes: T=DT_INT32" when only the dtype excluded it.
   StatusOr<std::unique_ptr<OpKernel>> CreateKernel(
       const Node& node, const std::string& device_type) const;
-  /// The device types with a kernel for `op_type`, e.g. {"CPU", "GPU"}.
+  /// The device types with a kernel for `op_type`, direct or through an
+  /// alias, e.g. {"CPU", "GPU"}; sorted, without repeats.
   std::vector<std::string> DeviceTypesFor(std::string_view op_type) const;
 
  private:
+  struct Alias {
+    std::string kernel_device_type;
+    std::vector<DType> types;  // empty: every dtype
+  };
+  // What runs `op_type` on `device_type`: the factory, or nullptr. With a
+  // node, an alias's dtype constraint applies, and `*attr_mismatch` says
+  // whether it was the constraint that left nothing.
+  const KernelFactory* FindLocked(std::string_view op_type,
+                                  std::string_view device_type,
+                                  const Node* node, bool* attr_mismatch) const;
+
   mutable std::mutex mu_;
   std::map<std::pair<std::string, std::string>, KernelFactory> factories_;
+  std::map<std::pair<std::string, std::string>, Alias> aliases_;
 };
 
 namespace internal {
 struct KernelRegistration {
   KernelRegistration(std::string op_type, std::string device_type,
                      KernelFactory factory);
+};
+struct KernelAliasRegistration {
+  KernelAliasRegistration(std::string op_type, std::string device_type,
+                          std::string kernel_device_type,
+                          std::vector<DType> types = {});
 };
 }  // namespace internal
 
@@ -172,5 +214,18 @@ struct KernelRegistration {
               -> ::minitf::StatusOr<std::unique_ptr<::minitf::OpKernel>> { \
             return std::unique_ptr<::minitf::OpKernel>(new K(c));          \
           })
+
+/// Lets `op_type` on `device_type` run the kernel of `kernel_device_type`,
+/// at static-initialisation time; an optional braced list of dtypes limits
+/// it to nodes whose attr "T" is one of them (see RegisterAlias).
+#define MINITF_REGISTER_KERNEL_ALIAS(op_type, device_type, ...)        \
+  MINITF_REGISTER_KERNEL_ALIAS_UNIQ(__COUNTER__, op_type, device_type, \
+                                    __VA_ARGS__)
+#define MINITF_REGISTER_KERNEL_ALIAS_UNIQ(ctr, op_type, device_type, ...) \
+  MINITF_REGISTER_KERNEL_ALIAS_UNIQ2(ctr, op_type, device_type, __VA_ARGS__)
+#define MINITF_REGISTER_KERNEL_ALIAS_UNIQ2(ctr, op_type, device_type, ...) \
+  static const ::minitf::internal::KernelAliasRegistration                 \
+      minitf_kernel_alias_##ctr                                            \
+      [[maybe_unused]] (op_type, device_type, __VA_ARGS__)
 
 }  // namespace minitf

@@ -134,8 +134,12 @@ StatusOr<Tensor> Tensor::Reshaped(const TensorShape& shape) const {
 }
 
 void Tensor::CheckAccess(DType requested) const {
-  MINITF_CHECK(IsInitialized());
+  CheckRawAccess();
   MINITF_CHECK(requested == dtype_);
+}
+
+void Tensor::CheckRawAccess() const {
+  MINITF_CHECK(IsInitialized());
   MINITF_CHECK(buffer_->allocator()->HostAccessible());
 }
 

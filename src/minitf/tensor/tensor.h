@@ -159,6 +159,19 @@ class Tensor {
     return static_cast<const T*>(buffer_->data());
   }
 
+  /// The buffer's TotalBytes() bytes, untyped, as TensorFlow's
+  /// tensor_data(): for code that moves bytes without reading them as
+  /// elements, such as copies between devices. REQUIRES: IsInitialized()
+  /// and a host-accessible buffer.
+  void* raw_data() {
+    CheckRawAccess();
+    return buffer_->data();
+  }
+  const void* raw_data() const {
+    CheckRawAccess();
+    return buffer_->data();
+  }
+
   // --8<-- [start:eigen_views]
   /// Every element as a 1-D Eigen array (row-major order), for elementwise
   /// kernels: out.flat<float>() = x.flat<float>().exp();
@@ -226,6 +239,7 @@ class Tensor {
 
  private:
   void CheckAccess(DType requested) const;
+  void CheckRawAccess() const;
   void CheckRank(int rank) const { MINITF_CHECK(dims() == rank); }
   template <TensorElement T>
   static Tensor FromNested(const std::vector<T>& flat,

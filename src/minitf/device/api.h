@@ -1,0 +1,31 @@
+// The public API of layer 4 (devices), as included by <minitf/minitf.h>.
+//
+// Chapter 4 is being written; so far this layer holds the foundations of
+// placement: DeviceSpec, which parses, prints and merges device names and
+// makes nested tf::device_scope blocks merge field by field; the devices
+// themselves (the CPU's ThreadPoolDevice and virtual GPUs), each with an
+// allocator that counts and caps its memory and a DeviceContext for copies
+// between memories; the device factories that create them from a
+// ConfigProto; DeviceMgr and DeviceSet, the views a session and a placer
+// take of them; and tf::device_lib::list_local_devices().
+//
+//   std::cout << tf::device_lib::list_local_devices(
+//       tf::ConfigProto{.gpu_options = {.virtual_gpus = 2}});
+//   { tf::device_scope on_worker("/job:worker");
+//     tf::device_scope on_gpu("/gpu:0");
+//     auto c = tf::matmul(a, b); }    // device "/job:worker/device:GPU:0"
+//   tf::DeviceSpec::from_string("/gpu:x");   // throws InvalidArgumentError
+#pragma once
+
+#include "minitf/device/device.h"
+#include "minitf/device/device_attributes.h"
+#include "minitf/device/device_context.h"
+#include "minitf/device/device_factory.h"
+#include "minitf/device/device_lib.h"
+#include "minitf/device/device_mgr.h"
+#include "minitf/device/device_set.h"
+#include "minitf/device/device_spec.h"
+#include "minitf/device/gpu_visibility.h"
+#include "minitf/device/threadpool_device.h"
+#include "minitf/device/tracking_allocator.h"
+#include "minitf/device/virtual_gpu_device.h"

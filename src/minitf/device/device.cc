@@ -1,0 +1,68 @@
+#include "minitf/device/device.h"
+
+#include <utility>
+
+namespace minitf {
+namespace {
+
+DeviceSpec ParseDeviceName(const std::string& name) {
+  StatusOr<DeviceSpec> parsed = DeviceSpec::Parse(name);
+  // Device names are made by this layer's factories, never by users.
+  MINITF_CHECK(parsed.ok() && parsed.value().device_type.has_value() &&
+               parsed.value().device_index.has_value());
+  return std::move(parsed).value();
+}
+
+}  // namespace
+
+Device::Device(DeviceAttributes attributes, Allocator* base,
+               std::string allocator_name, int64_t bytes_limit)
+    : attributes_(std::move(attributes)),
+      parsed_name_(ParseDeviceName(attributes_.name)),
+      allocator_(new TrackingAllocator(std::move(allocator_name), base,
+                                       bytes_limit)) {}
+
+Device::~Device() { allocator_->DestroyWhenIdle(); }
+
+// --8<-- [start:allocate_tensor]
+StatusOr<Tensor> Device::AllocateTensor(DType dtype, const TensorShape& shape) {
+  StatusOr<Tensor> tensor = Tensor::Allocate(dtype, shape, allocator_);
+  if (tensor.ok() || tensor.status().code() != error::RESOURCE_EXHAUSTED) {
+    return tensor;
+  }
+  // The words of TensorFlow's OpKernelContext::allocate_tensor.
+  return errors::ResourceExhausted("OOM when allocating tensor with shape",
+                                   shape.DebugString(), " and type ",
+                                   DataTypeString(dtype), " on ", name(),
+                                   " by allocator ", allocator_->Name());
+}
+// --8<-- [end:allocate_tensor]
+
+TransferStats Device::GetTransferStats() const {
+  TransferStats stats;
+  stats.copies_in = copies_in_.load();
+  stats.bytes_in = bytes_in_.load();
+  stats.copies_out = copies_out_.load();
+  stats.bytes_out = bytes_out_.load();
+  return stats;
+}
+
+void Device::RecordTransfer(bool into, int64_t bytes) {
+  (into ? copies_in_ : copies_out_).fetch_add(1);
+  (into ? bytes_in_ : bytes_out_).fetch_add(bytes);
+}
+
+DeviceAttributes Device::BuildDeviceAttributes(
+    std::string name, std::string device_type, int64_t memory_limit,
+    DeviceLocality locality, std::string physical_device_desc) {
+  DeviceAttributes a;
+  a.name = std::move(name);
+  a.device_type = std::move(device_type);
+  a.memory_limit = memory_limit;
+  a.locality = std::move(locality);
+  a.incarnation = NewIncarnation();
+  a.physical_device_desc = std::move(physical_device_desc);
+  return a;
+}
+
+}  // namespace minitf

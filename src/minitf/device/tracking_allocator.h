@@ -1,0 +1,94 @@
+// TrackingAllocator: a device's memory, counted and capped.
+//
+// Each device allocates its tensors through an allocator of its own. On a
+// GPU that allocator owns the card's memory and, once it is full, refuses:
+// the op fails with TensorFlow's "OOM when allocating tensor ...", a
+// ResourceExhaustedError. A TrackingAllocator gives every device of this
+// layer that behaviour on top of another allocator (the CPU's caching one,
+// layer 1): it counts what is in use, remembers the peak and the largest
+// request, and refuses any request that would pass its limit. Virtual GPUs
+// have a limit; CPU devices, as in TensorFlow, only count.
+//
+//   tf::TrackingAllocator a("GPU_0_virtual", tf::cpu_allocator(), 1 << 20);
+//   void* p = a.AllocateRaw(64, 1000);      // in use: 1000 bytes
+//   a.AllocateRaw(64, 1 << 20);              // nullptr: past the limit
+//   std::cout << a.GetStats().DebugString(); // Limit: 1048576 InUse: 1000 ...
+//   a.DeallocateRaw(p);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "minitf/tensor/allocator.h"
+
+namespace minitf {
+
+/// tensorflow::AllocatorStats, with TensorFlow 1.x's field names.
+struct AllocatorStats {
+  int64_t num_allocs = 0;        ///< Allocations made, refused ones not.
+  int64_t bytes_in_use = 0;      ///< Bytes allocated and not yet freed.
+  int64_t max_bytes_in_use = 0;  ///< The peak of bytes_in_use.
+  int64_t max_alloc_size = 0;    ///< The largest single allocation.
+  int64_t bytes_limit = 0;       ///< The cap; 0 when there is none.
+  int64_t num_refused = 0;       ///< minitf's own: requests refused.
+
+  /// TensorFlow's five lines, numbers right-aligned in 20 columns:
+  /// "Limit:        " ... "MaxAllocSize: ".
+  std::string DebugString() const;
+};
+
+/// Counts, caps and forwards allocations to a base allocator.
+///
+/// Invariants: bytes_in_use is the sum of the sizes of the blocks handed
+/// out and not yet returned, and never exceeds bytes_limit when there is
+/// one; max_bytes_in_use >= bytes_in_use.
+///
+/// Sizes counted are the sizes requested from this allocator. A tensor's
+/// buffer asks for its bytes plus a small header that holds the buffer's
+/// bookkeeping (tensor.h), so a tensor of 24 bytes counts a little more.
+///
+/// Lifetime: tensors may outlive the device that made them (a fetched value
+/// kept by the program). So the owner does not delete a TrackingAllocator
+/// but calls DestroyWhenIdle(), and the allocator deletes itself once its
+/// last block comes back.
+///
+/// Thread safety: every method may be called from any thread.
+class TrackingAllocator final : public Allocator {
+ public:
+  /// `base` provides the bytes and must outlive this allocator (the CPU's
+  /// allocator lives forever). `bytes_limit` 0 means no limit.
+  TrackingAllocator(std::string name, Allocator* base, int64_t bytes_limit);
+  TrackingAllocator(const TrackingAllocator&) = delete;
+  TrackingAllocator& operator=(const TrackingAllocator&) = delete;
+
+  std::string Name() const override { return name_; }
+  /// nullptr when `num_bytes` would take bytes_in_use past the limit, or
+  /// when the base allocator has no memory left.
+  void* AllocateRaw(size_t alignment, size_t num_bytes) override;
+  void DeallocateRaw(void* ptr) override;
+  bool HostAccessible() const override { return base_->HostAccessible(); }
+
+  AllocatorStats GetStats() const;
+  /// Starts a new measurement: the peak and largest allocation become what
+  /// is in use now, the counts 0 (AllocatorStats::ClearStats).
+  void ClearStats();
+
+  /// Gives up ownership: deletes the allocator now if nothing is in use,
+  /// else when the last block is returned. Call once, instead of delete.
+  void DestroyWhenIdle();
+
+ private:
+  ~TrackingAllocator() override = default;  // see DestroyWhenIdle
+
+  const std::string name_;
+  Allocator* const base_;
+  mutable std::mutex mu_;
+  std::unordered_map<void*, size_t> sizes_;  // guarded by mu_
+  AllocatorStats stats_;                     // guarded by mu_
+  bool orphaned_ = false;                    // guarded by mu_
+};
+
+}  // namespace minitf

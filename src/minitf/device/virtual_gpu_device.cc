@@ -1,0 +1,134 @@
+#include "minitf/device/virtual_gpu_device.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <string_view>
+#include <utility>
+
+#include "minitf/device/device_factory.h"
+#include "minitf/device/gpu_visibility.h"
+
+namespace minitf {
+
+void VirtualGpuDeviceContext::CopyCPUTensorToDevice(const Tensor* cpu_tensor,
+                                                    Device*,
+                                                    Tensor* device_tensor,
+                                                    StatusCallback done) const {
+  done(CopyHostAddressableBytes(*cpu_tensor, device_tensor));
+}
+
+void VirtualGpuDeviceContext::CopyDeviceTensorToCPU(const Tensor* device_tensor,
+                                                    std::string_view, Device*,
+                                                    Tensor* cpu_tensor,
+                                                    StatusCallback done) const {
+  done(CopyHostAddressableBytes(*device_tensor, cpu_tensor));
+}
+
+void VirtualGpuDeviceContext::CopyDeviceTensorToDevice(
+    const Tensor* src_tensor, Device*, Device*, Tensor* dst_tensor,
+    StatusCallback done) const {
+  done(CopyHostAddressableBytes(*src_tensor, dst_tensor));
+}
+
+namespace {
+
+DeviceLocality GpuLocality() {
+  // As TensorFlow fills it for a GPU on NUMA node 0: bus_id is the node plus
+  // one, and the list of peer links is present but empty.
+  DeviceLocality locality;
+  locality.bus_id = 1;
+  locality.links = LocalLinks{};
+  return locality;
+}
+
+}  // namespace
+
+VirtualGpuDevice::VirtualGpuDevice(std::string name, int tf_gpu_id,
+                                   int platform_gpu_id, int64_t memory_limit)
+    : Device(BuildDeviceAttributes(
+                 std::move(name), "GPU", memory_limit, GpuLocality(),
+                 StrCat("device: ", platform_gpu_id,
+                        ", name: ", kVirtualGpuName, ", pci bus id: virtual")),
+             cpu_allocator(), StrCat("GPU_", tf_gpu_id, "_virtual"),
+             memory_limit) {}
+
+StatusOr<int> VirtualGpuCount(const GPUOptions& options) {
+  if (options.virtual_gpus < 0 || options.virtual_gpus > kMaxVirtualGpus) {
+    return errors::InvalidArgument(
+        "gpu_options.virtual_gpus must be from 0 to ", kMaxVirtualGpus,
+        ", got ", options.virtual_gpus);
+  }
+  if (options.virtual_gpus > 0) return options.virtual_gpus;
+  const char* env = std::getenv("MINITF_VIRTUAL_GPUS");
+  if (env == nullptr || *env == '\0') return 0;
+  const std::string_view text(env);
+  int count = 0;
+  bool ok = text.size() <= 2;
+  for (char c : text) {
+    ok = ok && c >= '0' && c <= '9';
+    count = count * 10 + (c - '0');
+  }
+  if (!ok || count > kMaxVirtualGpus) {
+    return errors::InvalidArgument(
+        "MINITF_VIRTUAL_GPUS must be a whole number from 0 to ",
+        kMaxVirtualGpus, ", got '", text, "'");
+  }
+  return count;
+}
+
+StatusOr<int64_t> VirtualGpuMemoryLimit(const GPUOptions& options) {
+  const int64_t mb = options.virtual_gpu_memory_limit_mb;
+  if (mb < 0 || mb > (INT64_MAX >> 20)) {
+    return errors::InvalidArgument(
+        "gpu_options.virtual_gpu_memory_limit_mb must be from 0 to ",
+        INT64_MAX >> 20, ", got ", mb);
+  }
+  return mb == 0 ? kDefaultVirtualGpuMemoryLimit : mb << 20;
+}
+
+namespace {
+
+// --8<-- [start:gpu_factory]
+// TensorFlow's BaseGPUDeviceFactory::CreateDevices, on virtual GPUs.
+class VirtualGpuDeviceFactory : public DeviceFactory {
+ public:
+  Status CreateDevices(const SessionOptions& options,
+                       const std::string& name_prefix,
+                       std::vector<std::unique_ptr<Device>>* devices) override {
+    const GPUOptions& gpu_options = options.config.gpu_options;
+    TF_ASSIGN_OR_RETURN(int wanted,
+                        DeviceCountForType(options, "GPU", INT_MAX));
+    // {"GPU": 0} hides the GPUs without reading the rest of the options, as
+    // TensorFlow does: a bad visible_device_list is then no error.
+    if (wanted == 0) return Status::OK();
+    TF_ASSIGN_OR_RETURN(int cards, VirtualGpuCount(gpu_options));
+    const std::vector<int> visible =
+        VisibleByEnvironment(std::getenv("CUDA_VISIBLE_DEVICES"), cards);
+    // With no GPU in sight TensorFlow creates none and checks nothing more,
+    // so a program written for a GPU machine still runs on the CPU.
+    if (visible.empty()) return Status::OK();
+    TF_ASSIGN_OR_RETURN(
+        std::vector<int> platform_ids,
+        ParseVisibleDeviceList(gpu_options.visible_device_list,
+                               static_cast<int>(visible.size())));
+    TF_ASSIGN_OR_RETURN(int64_t memory_limit,
+                        VirtualGpuMemoryLimit(gpu_options));
+    const int count = std::min(wanted, static_cast<int>(platform_ids.size()));
+    for (int tf_id = 0; tf_id < count; ++tf_id) {
+      devices->push_back(std::make_unique<VirtualGpuDevice>(
+          name_prefix + LocalDeviceName("GPU", tf_id), tf_id,
+          platform_ids[tf_id], memory_limit));
+    }
+    return Status::OK();
+  }
+};
+// --8<-- [end:gpu_factory]
+
+}  // namespace
+
+// TensorFlow's priority for its GPU factory, far above the CPU's 60, so the
+// placer prefers a GPU for an op that has a kernel for both.
+MINITF_REGISTER_LOCAL_DEVICE_FACTORY("GPU", VirtualGpuDeviceFactory, 210);
+
+}  // namespace minitf

@@ -1,0 +1,89 @@
+// Virtual GPUs: devices of type GPU for machines that have none.
+//
+// Placement, partitioning, transfers and multi-tower training are about
+// several devices with separate memories. To teach and test them on any
+// machine, minitf can create virtual GPUs: devices of type "GPU", named
+// /device:GPU:0, /device:GPU:1 ..., each with a memory space of its own
+// (carved from CPU memory, with its own allocator and limit, so an
+// allocation past the limit fails as on a full GPU), reached from other
+// devices only through explicit copies (their DeviceContext). Until chapter 5
+// brings GPU kernels, a virtual GPU runs the CPU kernels that are registered
+// for it: for the ops TensorFlow has GPU kernels for (virtual_gpu_kernels.cc).
+//
+// How many: GPUOptions::virtual_gpus, or else the environment variable
+// MINITF_VIRTUAL_GPUS; CUDA_VISIBLE_DEVICES, gpu_options.visible_device_list
+// and device_count["GPU"] then select among them as among real GPUs
+// (gpu_visibility.h). device_lib says plainly what they are:
+// physical_device_desc "device: 0, name: minitf virtual GPU (CPU memory),
+// pci bus id: virtual".
+//
+//   tf::ConfigProto config{.gpu_options = {.virtual_gpus = 2}};
+//   auto devices = tf::device_lib::list_local_devices(config);
+//   // CPU:0, GPU:0, GPU:1
+//   // or: MINITF_VIRTUAL_GPUS=2 ./program
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "minitf/device/device.h"
+#include "minitf/device/device_context.h"
+#include "minitf/graph/config.h"
+
+namespace minitf {
+
+/// The name a virtual GPU gives its hardware in physical_device_desc.
+inline constexpr const char* kVirtualGpuName =
+    "minitf virtual GPU (CPU memory)";
+
+/// Copies in and out of a virtual GPU's memory: plain memcpy, finished
+/// before the call returns.
+class VirtualGpuDeviceContext final : public DeviceContext {
+ public:
+  void CopyCPUTensorToDevice(const Tensor* cpu_tensor, Device* device,
+                             Tensor* device_tensor,
+                             StatusCallback done) const override;
+  void CopyDeviceTensorToCPU(const Tensor* device_tensor,
+                             std::string_view tensor_name, Device* device,
+                             Tensor* cpu_tensor,
+                             StatusCallback done) const override;
+  void CopyDeviceTensorToDevice(const Tensor* src_tensor, Device* src,
+                                Device* dst, Tensor* dst_tensor,
+                                StatusCallback done) const override;
+};
+
+/// One virtual GPU.
+///
+/// Invariants: device_type() is "GPU"; memory_limit is the allocator's
+/// bytes_limit; UsesHostMemory() is false, although the CPU can address the
+/// memory (it must, to run CPU kernels on it): what keeps the memories apart
+/// is that every crossing goes through the DeviceContext, which counts it.
+class VirtualGpuDevice final : public Device {
+ public:
+  /// `tf_gpu_id` is the N of /device:GPU:N; `platform_gpu_id` is the GPU the
+  /// process sees, named in physical_device_desc; `memory_limit` > 0 bytes.
+  VirtualGpuDevice(std::string name, int tf_gpu_id, int platform_gpu_id,
+                   int64_t memory_limit);
+
+  bool UsesHostMemory() const override { return false; }
+  DeviceContext* device_context() override { return &context_; }
+
+ private:
+  VirtualGpuDeviceContext context_;
+};
+
+/// The default memory limit of a virtual GPU: 1 GiB.
+inline constexpr int64_t kDefaultVirtualGpuMemoryLimit = int64_t{1} << 30;
+/// The most virtual GPUs a process may ask for.
+inline constexpr int kMaxVirtualGpus = 64;
+
+/// How many virtual GPUs the machine has for these options, before any
+/// filtering: options.virtual_gpus when positive, else MINITF_VIRTUAL_GPUS
+/// (0 when unset). InvalidArgument for a negative field, or a variable that
+/// is not a whole number from 0 to kMaxVirtualGpus.
+StatusOr<int> VirtualGpuCount(const GPUOptions& options);
+/// The memory limit of each virtual GPU in bytes: virtual_gpu_memory_limit_mb
+/// MiB, or the default for 0; InvalidArgument when negative.
+StatusOr<int64_t> VirtualGpuMemoryLimit(const GPUOptions& options);
+
+}  // namespace minitf

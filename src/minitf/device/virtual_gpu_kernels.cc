@@ -1,0 +1,113 @@
+// The kernels a virtual GPU runs: the CPU's, for the ops TensorFlow 1.x has
+// GPU kernels for.
+//
+// A virtual GPU has no kernels of its own; it borrows the CPU kernels through
+// aliases in the kernel registry (kernel.h), which a kernel registered
+// directly for "GPU" (chapter 5) takes precedence over. Only the ops that
+// TensorFlow can run on a GPU get an alias, so that the placer meets the
+// same choices on a virtual GPU as on a real one: the summary ops, which
+// TensorFlow runs on the CPU only, stay without one, and MatMul is limited
+// to the dtypes TensorFlow's GPU MatMul takes. Ops TensorFlow registers on
+// the GPU for int32 with their tensors in host memory (Add, Shape, Fill ...)
+// are aliased for every dtype, since they have a GPU kernel too.
+
+#include "minitf/graph/kernel.h"
+
+namespace minitf {
+namespace {
+
+constexpr const char* kOpsWithGpuKernels[] = {
+    // Constants, placeholders and plumbing.
+    "Const",
+    "Placeholder",
+    "Identity",
+    "NoOp",
+    "Shape",
+    "Size",
+    "Rank",
+    "Reshape",
+    "Fill",
+    "ZerosLike",
+    "OnesLike",
+    "Pack",
+    "ConcatV2",
+    "Slice",
+    "Transpose",
+    "Cast",
+    "OneHot",
+    "Pad",
+    "StopGradient",
+    "BroadcastGradientArgs",
+    // Elementwise arithmetic and comparisons.
+    "Abs",
+    "Add",
+    "AddN",
+    "Sub",
+    "Mul",
+    "Div",
+    "RealDiv",
+    "Neg",
+    "Sign",
+    "Square",
+    "Sqrt",
+    "Exp",
+    "Log",
+    "Maximum",
+    "Minimum",
+    "Equal",
+    "NotEqual",
+    "Less",
+    "LessEqual",
+    "Greater",
+    "GreaterEqual",
+    "LogicalAnd",
+    "LogicalOr",
+    "LogicalNot",
+    // Reductions.
+    "Sum",
+    "Mean",
+    "Prod",
+    "Max",
+    "Min",
+    "ArgMax",
+    "ArgMin",
+    // Neural-network ops.
+    "BiasAdd",
+    "Relu",
+    "Sigmoid",
+    "Tanh",
+    "Softmax",
+    "LogSoftmax",
+    "SoftmaxCrossEntropyWithLogits",
+    "SparseSoftmaxCrossEntropyWithLogits",
+    // Random numbers.
+    "RandomUniform",
+    "RandomUniformInt",
+    "RandomStandardNormal",
+    "TruncatedNormal",
+    // Variables and their updates (layer 3).
+    "VariableV2",
+    "Assign",
+    "AssignAdd",
+    "AssignSub",
+    "IsVariableInitialized",
+    "ApplyGradientDescent",
+    "ApplyMomentum",
+    "ApplyAdam",
+    "ApplyRMSProp",
+};
+
+[[maybe_unused]] const bool kAliasesRegistered = [] {
+  for (const char* op : kOpsWithGpuKernels) {
+    internal::KernelAliasRegistration(op, DEVICE_GPU, DEVICE_CPU);
+  }
+  return true;
+}();
+
+// TensorFlow's GPU MatMul takes floating-point types only (cuBLAS has no
+// integer GEMM it uses), so an int32 MatMul has no GPU kernel.
+MINITF_REGISTER_KERNEL_ALIAS("MatMul", DEVICE_GPU, DEVICE_CPU,
+                             {DT_FLOAT, DT_DOUBLE});
+
+}  // namespace
+}  // namespace minitf
