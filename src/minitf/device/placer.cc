@@ -121,9 +121,10 @@ StatusOr<const std::vector<Device*>*> Placer::Candidates(const Node& node) {
   StatusOr<const std::vector<Device*>*> candidates =
       colocation_.GetDevicesForNode(node);
   if (!candidates.ok()) {
-    // TensorFlow 1.15's prefix. The seed tutorial, written for TensorFlow
-    // 0.x, shows the older "Cannot assign a device to node 'b': ..."; 1.14
-    // and 1.15 print "Cannot assign a device for operation b: ...".
+    // TensorFlow 1.14's and 1.15's prefix. The seed tutorial, written for
+    // TensorFlow 0.x, shows the older "Cannot assign a device to node 'b':";
+    // the node named may differ too, since 1.x places constants after their
+    // consumers: for seed 001 under "/gpu:2" it names MatMul, not b.
     return AttachDef(errors::InvalidArgument(
                          "Cannot assign a device for operation ", node.name(),
                          ": ", candidates.status().message()),
