@@ -52,9 +52,10 @@ struct PlacerOptions {
   /// Where the per-node lines go; nullptr means standard output, which is
   /// where TensorFlow prints them.
   std::ostream* log_stream = nullptr;
-  /// Where the placer's notices go (a colocation or a device request it
-  /// ignored under soft placement, which TensorFlow logs with LOG(INFO) and
-  /// LOG(WARNING)); nullptr means standard error.
+  /// Where the placer's notices go: a device request or a colocation it set
+  /// aside (with log_device_placement), a variable it had to move (always),
+  /// which TensorFlow logs with LOG(INFO) and LOG(WARNING). nullptr means
+  /// standard error.
   std::ostream* info_stream = nullptr;
 };
 
@@ -69,7 +70,8 @@ struct PlacerOptions {
 /// builds singleton members, unites reference edges, then `_class` groups, by
 /// union by rank with path compression; each union merges the two requests
 /// (MergeDevNames, which soft placement makes lenient) and intersects the
-/// supported types, and fails, changing nothing, when either is empty.
+/// supported types. It fails when the requests conflict, changing nothing,
+/// or when no type is left, keeping the merged request (as TensorFlow).
 /// GetDevicesForNode computes a group's candidate devices once and caches
 /// them until LimitToAssignedDevice narrows the group to one device.
 ///
