@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -146,6 +147,34 @@ TEST(LogSoftmaxTest, TinyProbabilitiesStayFinite) {
   StatusOr<Tensor> r = LogSoftmax(Tensor({0.0, -1000.0}));
   ASSERT_TRUE(r.ok());
   EXPECT_THAT(r->ToVector<double>(), ElementsAre(0.0, -1000.0));
+}
+
+// Rows shorter than two SIMD packets take a batch-wide path, longer ones a
+// row-by-row path; both must give the textbook values.
+TEST(SoftmaxTest, ShortAndLongRowsMatchDefinition) {
+  for (int64_t n : {2, 10, 15, 16, 17, 100}) {
+    const int64_t rows = 7;
+    std::vector<double> x(rows * n);
+    for (int64_t i = 0; i < rows * n; ++i) x[i] = std::sin(0.7 * i) * 20.0;
+    const Tensor logits = Tensor::FromVector(x, TensorShape({rows, n})).value();
+    StatusOr<Tensor> soft = Softmax(logits);
+    StatusOr<Tensor> log_soft = LogSoftmax(logits);
+    ASSERT_TRUE(soft.ok() && log_soft.ok());
+    for (int64_t r = 0; r < rows; ++r) {
+      double max = x[r * n];
+      for (int64_t c = 0; c < n; ++c) max = std::max(max, x[r * n + c]);
+      double sum = 0;
+      for (int64_t c = 0; c < n; ++c) sum += std::exp(x[r * n + c] - max);
+      for (int64_t c = 0; c < n; ++c) {
+        const double z = x[r * n + c] - max;
+        EXPECT_NEAR(soft->data<double>()[r * n + c], std::exp(z) / sum, 1e-15)
+            << "n=" << n;
+        EXPECT_NEAR(log_soft->data<double>()[r * n + c], z - std::log(sum),
+                    1e-13)
+            << "n=" << n;
+      }
+    }
+  }
 }
 
 TEST(SoftmaxTest, Errors) {

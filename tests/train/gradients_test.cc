@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/ops/nn_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/graph/shape_inference.h"
@@ -50,6 +52,49 @@ TEST(GradientsTest, MatMulGradientsByHand) {
   // dA = ones * B^T: row sums of B; dB = A^T * ones: column sums of A.
   EXPECT_EQ(Values(sess.run(grads[0])), (std::vector<float>{11, 15, 11, 15}));
   EXPECT_EQ(Values(sess.run(grads[1])), (std::vector<float>{4, 4, 6, 6}));
+}
+
+// Relu's gradient is one ReluGrad op: g where the unit is on, g * 0 where it
+// is off, so a NaN gradient stays NaN there, as in TensorFlow.
+TEST(GradientsTest, ReluGradPassesGradientWhereOn) {
+  Graph g;
+  graph_scope use(g);
+  auto x = constant(Floats({-1, 0, 2, 3}, {4}), "x");
+  auto up = constant(Floats({std::nanf(""), 6, 7, 8}, {4}), "up");
+  auto dx = gradients({nn::relu(x)}, {x}, {up})[0];
+  EXPECT_EQ(dx.node()->type_string(), "ReluGrad");
+  Session sess(SessionOptions{}, &g);
+  const std::vector<float> v = Values(sess.run(dx));
+  EXPECT_TRUE(std::isnan(v[0]));
+  EXPECT_EQ(v[1], 0.f);
+  EXPECT_EQ(v[2], 7.f);
+  EXPECT_EQ(v[3], 8.f);
+}
+
+// The fused loss and its gradient, by hand: row 0 is
+// logsumexp(1, 2, 3) - 3; row 1 has logits far apart, whose exp underflows
+// without the shift by the row's maximum: 0.5 * (1000 - 1000) + 0.5 * 1000.
+TEST(GradientsTest, SoftmaxCrossEntropyByHand) {
+  Graph g;
+  graph_scope use(g);
+  auto logits = constant(Floats({1, 2, 3, 1000, 0, -1000}, {2, 3}), "logits");
+  auto labels = constant(Floats({0, 0, 1, 0.5, 0.5, 0}, {2, 3}), "labels");
+  auto loss = nn::softmax_cross_entropy_with_logits(labels, logits);
+  auto dlogits = gradients({loss}, {logits})[0];
+  Session sess(SessionOptions{}, &g);
+  const double e1 = std::exp(1.0), e2 = std::exp(2.0), e3 = std::exp(3.0);
+  const double lse = std::log(e1 + e2 + e3);
+  const std::vector<float> l = Values(sess.run(loss));
+  EXPECT_NEAR(l[0], lse - 3, 1e-6);
+  EXPECT_NEAR(l[1], 500, 1e-3);
+  const std::vector<float> d = Values(sess.run(dlogits));
+  const std::vector<double> want = {e1 / (e1 + e2 + e3),
+                                    e2 / (e1 + e2 + e3),
+                                    e3 / (e1 + e2 + e3) - 1,
+                                    0.5,
+                                    -0.5,
+                                    0};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(d[i], want[i], 1e-6);
 }
 
 TEST(GradientsTest, BroadcastAddAndMulReduceToInputShapes) {

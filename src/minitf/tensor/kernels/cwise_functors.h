@@ -267,6 +267,15 @@ struct DivOp : CwiseFunctor<Numbers> {
   }
 };
 
+// The gradient of Relu (TensorFlow's ReluGrad): the incoming gradient g
+// where the unit is on (features f > 0), else g * 0, which is 0 but keeps a
+// NaN or infinite g as NaN, as TensorFlow's g * (f > 0) does.
+struct ReluGradOp : CwiseFunctor<Numbers> {
+  auto operator()(const auto& g, const auto& f) const {
+    using T = typename std::decay_t<decltype(g)>::Scalar;
+    return (f > T(0)).select(g, g * T(0));
+  }
+};
 struct MaximumOp : CwiseFunctor<Numbers> {
   auto operator()(const auto& x, const auto& y) const {
     return MaxPropagatingNaN(x, y);

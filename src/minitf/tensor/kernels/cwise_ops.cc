@@ -221,6 +221,10 @@ StatusOr<Tensor> Minimum(const Tensor& x, const Tensor& y) {
   return Binary<cwise::MinimumOp>("Minimum", x, y);
 }
 
+StatusOr<Tensor> ReluGrad(const Tensor& gradients, const Tensor& features) {
+  return Binary<cwise::ReluGradOp>("ReluGrad", gradients, features);
+}
+
 StatusOr<Tensor> Equal(const Tensor& x, const Tensor& y) {
   return Binary<cwise::EqualOp>("Equal", x, y);
 }

@@ -43,6 +43,9 @@ StatusOr<Tensor> Mul(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> Div(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> Maximum(const Tensor& x, const Tensor& y);
 StatusOr<Tensor> Minimum(const Tensor& x, const Tensor& y);
+/// The gradient of Relu: gradients where features > 0, else gradients * 0
+/// (0, or NaN for a NaN or infinite gradient, as in TensorFlow).
+StatusOr<Tensor> ReluGrad(const Tensor& gradients, const Tensor& features);
 
 // Comparisons, broadcasting, giving bool tensors. Equal and NotEqual also take
 // bool.

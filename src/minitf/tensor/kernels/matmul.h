@@ -1,10 +1,13 @@
 // MatMul: the product of two matrices, through Eigen's GEMM.
 //
 // a:[m,k] b:[k,n] -> [m,n], with optional transposes of either input. The
-// kernel views the three buffers as row-major Eigen matrices and evaluates
-// `out.noalias() = a * b`, so it is exactly as fast as Eigen itself: the
-// Tensor layer adds no copy and no overhead (the benchmark of chapter 1
-// measures that). SetNumThreads picks how many threads GEMM uses.
+// kernel views the three buffers as row-major Eigen matrices, so the Tensor
+// layer adds no copy: small, matrix-vector and integer products are Eigen's
+// `out.noalias() = a * b`. Larger float and double products call Eigen's
+// blocked GEMM through a driver of minitf's (matmul.cc says why): it keeps
+// GEMM's packing buffers from one product to the next, splits the work
+// between threads, and computes narrow transposed products the other way
+// round. SetNumThreads picks how many threads GEMM uses.
 //
 //   StatusOr<Tensor> c = kernels::MatMul(a, b);                 // [2,3]x[3,2]
 //   StatusOr<Tensor> g = kernels::MatMul(x, dy, /*transpose_a=*/true, false);
@@ -21,7 +24,8 @@ namespace minitf::kernels {
 StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
                         bool transpose_a = false, bool transpose_b = false);
 
-/// Threads used by matmul (Eigen's OpenMP GEMM); by default, one per core.
+/// Threads used by matmul (OpenMP, Eigen's setting) and by the optimizers'
+/// updates of large variables; by default, one per core.
 void SetNumThreads(int n);
 int GetNumThreads();
 

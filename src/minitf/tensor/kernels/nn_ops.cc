@@ -35,6 +35,31 @@ void SoftmaxRow(const T* x, int64_t n, T* y) {
 }
 // --8<-- [end:stable_softmax]
 
+// Many short rows, such as a batch of 10-class logits: each row alone is
+// shorter than two of Eigen's SIMD packets, so SoftmaxRow's exp() would run
+// one value at a time. Here each step runs over the whole batch instead, so
+// that exp(), the costly part, is one vectorised pass over every value:
+// the row maxima, x - max everywhere, exp(), then the row sums and the
+// division (or the log-subtraction) row by row. The arithmetic per value is
+// SoftmaxRow's.
+template <typename T, bool kLog>
+void SoftmaxShortRows(const T* x, int64_t rows, int64_t n, T* y) {
+  using Rows = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
+  Eigen::Map<const Rows> in(x, rows, n);
+  Eigen::Map<Rows> out(y, rows, n);
+  const Column max = in.rowwise().maxCoeff();
+  out = in.colwise() - max;
+  if constexpr (kLog) {
+    const Column log_sum = Rows(out.exp()).rowwise().sum().log();
+    out.colwise() -= log_sum;
+  } else {
+    out = out.exp();
+    const Column sum = out.rowwise().sum();
+    out.colwise() /= sum;
+  }
+}
+
 // The same along a middle axis: x:[n, inner] for one outer index, softmax down
 // each column. The work is arranged row by row, so every Eigen operation runs
 // over `inner` contiguous values (vectorised) instead of striding by `inner`.
@@ -100,6 +125,10 @@ StatusOr<Tensor> SoftmaxKernel(std::string_view op, const Tensor& logits,
     if constexpr (std::is_floating_point_v<T>) {
       const T* x = logits.data<T>();
       T* y = out.data<T>();
+      if (inner == 1 && n < 2 * Eigen::internal::packet_traits<T>::size) {
+        SoftmaxShortRows<T, kLog>(x, outer, n, y);
+        return;
+      }
       if (inner == 1) {
         for (int64_t o = 0; o < outer; ++o)
           SoftmaxRow<T, kLog>(x + o * n, n, y + o * n);

@@ -5,7 +5,10 @@
 #include <vector>
 
 #include "minitf/graph/kernel.h"
+#include "minitf/graph/kernels/function_kernels.h"
 #include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/cwise_ops.h"
+#include "minitf/tensor/kernels/nn_ops.h"
 
 namespace minitf {
 namespace {
@@ -140,30 +143,32 @@ class PadOp : public OpKernel {
 };
 
 // --8<-- [start:xent]
-// Per row: loss = logsumexp(z) - sum(labels * z) with z = logits - max,
-// which never overflows; backprop = softmax(logits) * sum(labels) - labels,
-// the gradient of the loss with respect to the logits.
+// Per row: loss = -sum(labels * log_softmax(logits)), and backprop =
+// softmax(logits) * sum(labels) - labels, the gradient of the loss with
+// respect to the logits. Layer 1's LogSoftmax shifts by the row's maximum,
+// so nothing overflows, and computes exp() for the whole batch in one
+// vectorised pass; softmax is exp(log_softmax), one more such pass.
 template <typename T>
-void Xent(const T* logits, int64_t batch, int64_t classes, auto label_of,
-          T* loss, T* backprop) {
+Status Xent(const Tensor& logits, auto label_of, Tensor* loss,
+            Tensor* backprop) {
+  TF_ASSIGN_OR_RETURN(Tensor log_p, kernels::LogSoftmax(logits));
+  backprop->flat<T>() = log_p.flat<T>().exp();
+  const int64_t batch = logits.dim_size(0), classes = logits.dim_size(1);
   for (int64_t b = 0; b < batch; ++b) {
-    const T* z = logits + b * classes;
-    T* g = backprop + b * classes;
-    const T max = *std::max_element(z, z + classes);
-    T sum_exp = 0;
-    for (int64_t c = 0; c < classes; ++c) sum_exp += std::exp(z[c] - max);
-    const T log_sum_exp = std::log(sum_exp);
+    const T* lp = log_p.data<T>() + b * classes;
+    T* g = backprop->data<T>() + b * classes;
     T l = 0, label_sum = 0;
     for (int64_t c = 0; c < classes; ++c) {
       const T label = label_of(b, c);
-      l += label * (log_sum_exp - (z[c] - max));
+      l -= label * lp[c];
       label_sum += label;
     }
     for (int64_t c = 0; c < classes; ++c) {
-      g[c] = std::exp(z[c] - max) / sum_exp * label_sum - label_of(b, c);
+      g[c] = g[c] * label_sum - label_of(b, c);
     }
-    loss[b] = l;
+    loss->data<T>()[b] = l;
   }
+  return Status::OK();
 }
 // --8<-- [end:xent]
 
@@ -191,10 +196,9 @@ class XentOp : public OpKernel {
     const T* labels = ctx->input(1).data<T>();
     Tensor loss(logits.dtype(), TensorShape({batch}));
     Tensor backprop(logits.dtype(), logits.shape());
-    Xent<T>(
-        logits.data<T>(), batch, classes,
-        [&](int64_t b, int64_t c) { return labels[b * classes + c]; },
-        loss.data<T>(), backprop.data<T>());
+    TF_RETURN_IF_ERROR(Xent<T>(
+        logits, [&](int64_t b, int64_t c) { return labels[b * classes + c]; },
+        &loss, &backprop));
     ctx->set_output(0, std::move(loss));
     ctx->set_output(1, std::move(backprop));
     return Status::OK();
@@ -231,13 +235,11 @@ class SparseXentOp : public OpKernel {
   template <typename T>
   static Status Run(OpKernelContext* ctx, const std::vector<int64_t>& ids) {
     const Tensor& logits = ctx->input(0);
-    const int64_t batch = logits.dim_size(0), classes = logits.dim_size(1);
-    Tensor loss(logits.dtype(), TensorShape({batch}));
+    Tensor loss(logits.dtype(), TensorShape({logits.dim_size(0)}));
     Tensor backprop(logits.dtype(), logits.shape());
-    Xent<T>(
-        logits.data<T>(), batch, classes,
-        [&](int64_t b, int64_t c) { return T(ids[b] == c ? 1 : 0); },
-        loss.data<T>(), backprop.data<T>());
+    TF_RETURN_IF_ERROR(Xent<T>(
+        logits, [&](int64_t b, int64_t c) { return T(ids[b] == c ? 1 : 0); },
+        &loss, &backprop));
     ctx->set_output(0, std::move(loss));
     ctx->set_output(1, std::move(backprop));
     return Status::OK();
@@ -249,6 +251,8 @@ class SparseXentOp : public OpKernel {
 MINITF_REGISTER_KERNEL("StopGradient", "CPU", StopGradientOp);
 MINITF_REGISTER_KERNEL("BroadcastGradientArgs", "CPU", BroadcastGradientArgsOp);
 MINITF_REGISTER_KERNEL("Pad", "CPU", PadOp);
+MINITF_REGISTER_KERNEL("ReluGrad", "CPU",
+                       internal::BinaryOp<kernels::ReluGrad>);
 MINITF_REGISTER_KERNEL("SoftmaxCrossEntropyWithLogits", "CPU", XentOp);
 MINITF_REGISTER_KERNEL("SparseSoftmaxCrossEntropyWithLogits", "CPU",
                        SparseXentOp);

@@ -55,6 +55,16 @@ MINITF_REGISTER_OP("Pad")
     .Attr("Tpaddings: {int32, int64} = int32")
     .SetShapeFn(PadShape);
 
+// TensorFlow's ReluGrad: backprops = gradients * (features > 0), where
+// features is Relu's input or, as the gradient passes it, its output (both
+// are > 0 at the same places). One op instead of Greater, Cast and Mul.
+MINITF_REGISTER_OP("ReluGrad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("T: {float, double, int32, int64}")
+    .SetShapeFn(shape_fns::UnchangedShape);
+
 MINITF_REGISTER_OP("SoftmaxCrossEntropyWithLogits")
     .Input("features: T")
     .Input("labels: T")

@@ -1,6 +1,7 @@
 // Graph ops that autodiff needs and chapter 2 did not: StopGradient, the
-// shape helper BroadcastGradientArgs, Pad (the gradient of Slice) and the
-// fused softmax cross-entropy losses.
+// shape helper BroadcastGradientArgs, Pad (the gradient of Slice), ReluGrad
+// (the gradient of Relu, built only by it) and the fused softmax
+// cross-entropy losses.
 //
 // BroadcastGradientArgs answers "which axes did broadcasting stretch?" for
 // two shapes known only at run time, so a gradient can be summed back to its
