@@ -31,7 +31,10 @@ endif()
 set(CMAKE_CXX_FLAGS_RELEASE "-O3 -DNDEBUG")
 
 option(MINITF_NATIVE "Tune for this machine's CPU (-march=native)" ON)
-option(MINITF_SANITIZE "Build with AddressSanitizer and UBSan" OFF)
+# Sanitizers: OFF; ON (or "address") for AddressSanitizer and UBSan;
+# "thread" for ThreadSanitizer, which CI runs on the tests labelled "tsan".
+set(MINITF_SANITIZE OFF CACHE STRING
+    "Sanitizers: OFF, ON/address (AddressSanitizer + UBSan), thread (ThreadSanitizer)")
 set(MINITF_EXERCISES "solutions" CACHE STRING
     "Which exercise sources to build: 'solutions' (tests pass) or 'starters' (the learner's files)")
 set_property(CACHE MINITF_EXERCISES PROPERTY STRINGS solutions starters)
@@ -40,7 +43,10 @@ add_compile_options(-Wall -Wextra)
 if(MINITF_NATIVE)
   add_compile_options(-march=native)
 endif()
-if(MINITF_SANITIZE)
+if(MINITF_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(MINITF_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)

@@ -7,7 +7,11 @@
 // allocator that counts and caps its memory and a DeviceContext for copies
 // between memories; the device factories that create them from a
 // ConfigProto; DeviceMgr and DeviceSet, the views a session and a placer
-// take of them; and tf::device_lib::list_local_devices().
+// take of them; and tf::device_lib::list_local_devices(). On top of them,
+// the DirectSession that `tf::Session` now is: it cuts a placed graph into
+// one graph per device joined by _Send/_Recv pairs that meet in a
+// rendezvous, runs the parts at once with parallel executors, and traces a
+// run for a Chrome-trace timeline.
 //
 //   std::cout << tf::device_lib::list_local_devices(
 //       tf::ConfigProto{.gpu_options = {.virtual_gpus = 2}});
@@ -17,6 +21,7 @@
 //   tf::DeviceSpec::from_string("/gpu:x");   // throws InvalidArgumentError
 #pragma once
 
+#include "minitf/device/async_op_kernel.h"
 #include "minitf/device/device.h"
 #include "minitf/device/device_attributes.h"
 #include "minitf/device/device_context.h"
@@ -25,7 +30,16 @@
 #include "minitf/device/device_mgr.h"
 #include "minitf/device/device_set.h"
 #include "minitf/device/device_spec.h"
+#include "minitf/device/direct_session.h"
 #include "minitf/device/gpu_visibility.h"
+#include "minitf/device/graph_partition.h"
+#include "minitf/device/intra_process_rendezvous.h"
+#include "minitf/device/parallel_executor.h"
+#include "minitf/device/rendezvous.h"
+#include "minitf/device/sendrecv_ops.h"
+#include "minitf/device/step_stats_collector.h"
+#include "minitf/device/subgraph.h"
 #include "minitf/device/threadpool_device.h"
+#include "minitf/device/timeline.h"
 #include "minitf/device/tracking_allocator.h"
 #include "minitf/device/virtual_gpu_device.h"
