@@ -160,7 +160,11 @@ function(minitf_exercise name)
     set(impl "${CMAKE_CURRENT_SOURCE_DIR}/solution/${ARG_SOURCE}")
   endif()
   add_executable(exercise_${name} ${ARG_TEST} ${impl})
-  target_include_directories(exercise_${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+  # The exercise's folder, and its chapter's for test helpers the chapter's
+  # exercises share (exercises/03-variables-and-autodiff/exercise_testing.h).
+  get_filename_component(chapter_dir "${CMAKE_CURRENT_SOURCE_DIR}" DIRECTORY)
+  target_include_directories(exercise_${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
+                                                      "${chapter_dir}")
   target_link_libraries(exercise_${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   # One CTest test per exercise, so a learner's runner re-checks one by name.
   add_test(NAME exercise.${name} COMMAND exercise_${name})

@@ -27,19 +27,27 @@ export PYTHONDONTWRITEBYTECODE=1
 # Graphviz DOT, and dot renders it into docs/images/generated/ (not in git).
 source scripts/common.sh
 command -v dot >/dev/null || fail "Graphviz's dot is missing; run scripts/setup.sh"
-draw="$MINITF_BUILD/programs/02-graph-and-session/draw_graphs"
-if [[ ! -x "$draw" ]]; then
+programs="$MINITF_BUILD/programs"
+if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
 fi
 generated=docs/images/generated
 rm -rf "$generated"
 mkdir -p "$generated"
-"$draw" "$generated/dot" >/dev/null
+"$programs/02-graph-and-session/draw_graphs" "$generated/dot" >/dev/null
+"$programs/03-variables-and-autodiff/draw_gradients" "$generated/dot" >/dev/null
 for f in "$generated"/dot/*.dot; do
   dot -Tsvg "$f" -o "$generated/$(basename "${f%.dot}").svg" || fail "dot could not render $f"
 done
 rm -rf "$generated/dot"
+# Chapter 3's loss curve: the MLP trains (about 10 s) writing an event file,
+# and plot_loss draws its "loss" scalar as TensorBoard would.
+echo "build_docs: training the MLP for the loss curve"
+"$programs/03-variables-and-autodiff/mlp" "$generated/mlp_logs" >/dev/null ||
+  fail "mlp failed (is the Fashion-MNIST data installed? run scripts/setup.sh)"
+"$programs/03-variables-and-autodiff/plot_loss" "$generated/mlp_logs" "$generated/mlp_loss.svg" >/dev/null
+rm -rf "$generated/mlp_logs"
 
 echo "build_docs: API reference (doxygen docs/Doxyfile -> docs/api/)"
 rm -rf docs/api

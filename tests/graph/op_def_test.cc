@@ -35,6 +35,22 @@ TEST(OpDefBuilderTest, ParsesTensorFlowSpecStrings) {
       def.FindAttr("shape")->default_value->get<TensorShape>().unknown_rank());
 }
 
+TEST(OpDefBuilderTest, ParsesAReferenceArgument) {
+  OpDef def = OpDefBuilder("RefExample")
+                  .Input("ref: Ref(T)")
+                  .Input("value: T")
+                  .Output("output_ref: Ref(T)")
+                  .Attr("T: type")
+                  .Finalize()
+                  .value();
+  EXPECT_TRUE(def.inputs[0].is_ref);
+  EXPECT_EQ(def.inputs[0].type_attr, "T");
+  EXPECT_FALSE(def.inputs[1].is_ref);
+  EXPECT_TRUE(def.outputs[0].is_ref);
+  EXPECT_EQ(def.outputs[0].type_attr, "T");
+  EXPECT_FALSE(OpDefBuilder("X").Input("a: Ref(U)").Finalize().ok());
+}
+
 TEST(OpDefBuilderTest, RejectsMalformedSpecs) {
   EXPECT_FALSE(OpDefBuilder("X").Input("a T").Finalize().ok());
   EXPECT_FALSE(OpDefBuilder("X").Input("a: T").Finalize().ok());  // No T.

@@ -13,7 +13,7 @@
 
 namespace tf = minitf;
 
-int main() {
+int main() try {
   // --8<-- [start:seed]
   auto mnist = tf::datasets::mnist::read_data_sets(
       tf::datasets::mnist::default_data_dir(), /*one_hot=*/true);
@@ -49,4 +49,9 @@ int main() {
   }
   // --8<-- [end:seed]
   return 0;
+} catch (const tf::errors::OpError& e) {
+  // A missing or damaged file ends the program with the error's name and
+  // text, as Python prints an uncaught tf.errors exception.
+  std::fprintf(stderr, "%s\n", e.status().ToString().c_str());
+  return 1;
 }

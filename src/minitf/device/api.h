@@ -7,11 +7,13 @@
 // allocator that counts and caps its memory and a DeviceContext for copies
 // between memories; the device factories that create them from a
 // ConfigProto; DeviceMgr and DeviceSet, the views a session and a placer
-// take of them; and tf::device_lib::list_local_devices(). On top of them,
-// the DirectSession that `tf::Session` now is: it cuts a placed graph into
-// one graph per device joined by _Send/_Recv pairs that meet in a
-// rendezvous, runs the parts at once with parallel executors, and traces a
-// run for a Chrome-trace timeline.
+// take of them; tf::device_lib::list_local_devices(); and the placer, which
+// assigns every node a device through colocation groups, with
+// log_device_placement's lines and soft placement. On top of them, the
+// DirectSession that `tf::Session` now is: it cuts a placed graph into one
+// graph per device joined by _Send/_Recv pairs that meet in a rendezvous,
+// runs the parts at once with parallel executors, and traces a run for a
+// Chrome-trace timeline.
 //
 //   std::cout << tf::device_lib::list_local_devices(
 //       tf::ConfigProto{.gpu_options = {.virtual_gpus = 2}});
@@ -35,6 +37,7 @@
 #include "minitf/device/graph_partition.h"
 #include "minitf/device/intra_process_rendezvous.h"
 #include "minitf/device/parallel_executor.h"
+#include "minitf/device/placer.h"
 #include "minitf/device/rendezvous.h"
 #include "minitf/device/sendrecv_ops.h"
 #include "minitf/device/step_stats_collector.h"

@@ -9,6 +9,7 @@
 
 #include "minitf/device/graph_partition.h"
 #include "minitf/device/parallel_executor.h"
+#include "minitf/device/placer.h"
 #include "minitf/device/step_stats_collector.h"
 #include "minitf/device/subgraph.h"
 #include "minitf/graph/executor.h"
@@ -176,23 +177,30 @@ int DirectSession::num_cached_plans() const { return plans_.size(); }
 // --- Planning
 // -------------------------------------------------------------------
 
+// --8<-- [start:place]
 Status DirectSession::PlaceNewNodes() {
   TF_RETURN_IF_ERROR(CopyNewNodes(*graph_, placed_.get()));
-  for (Node* node : placed_->nodes()) {
-    if (!node->assigned_device().empty()) continue;
-    std::string device = client_device_->name();
-    if (node->op_def().allows_uninitialized_input && node->num_inputs() > 0) {
-      // An op that takes a variable by reference runs where the variable
-      // lives, the variable being in that device's ResourceMgr.
-      device = node->input(0).node()->assigned_device();
-    } else if (!node->requested_device().empty()) {
-      StatusOr<Device*> d = device_mgr_->LookupDevice(node->requested_device());
-      if (d.ok()) device = d.value()->name();
+  if (num_placed_ == placed_->num_nodes()) return Status::OK();
+  // The whole graph, as TensorFlow places it, so that a node's device does
+  // not depend on the run that first needs it. Nodes placed before keep
+  // their devices: a variable stays where its value is.
+  PlacerOptions options;
+  options.allow_soft_placement = options_.config.allow_soft_placement;
+  options.log_device_placement = options_.config.log_device_placement;
+  Status placed = Place(placed_.get(), device_set_, options);
+  if (!placed.ok()) {
+    // Undo the partial placement of the new nodes, so that a later run
+    // places them afresh.
+    for (int id = num_placed_; id < placed_->num_nodes(); ++id) {
+      placed_->node(id)->set_assigned_device(
+          graph_->node(id)->assigned_device());
     }
-    node->set_assigned_device(device);
+    return placed;
   }
+  num_placed_ = placed_->num_nodes();
   return Status::OK();
 }
+// --8<-- [end:place]
 
 StatusOr<OpKernel*> DirectSession::KernelFor(
     const Node& node, Device* device,

@@ -8,8 +8,9 @@
 // devices the ConfigProto allows (and prints the "Device mapping" when
 // log_device_placement is set). For each run signature (feeds, fetches,
 // targets) it then does, once, what TensorFlow's DirectSession does:
-//   1. place: every node of the graph gets a device (the placer), in the
-//      session's own copy of the graph, so the user's graph is untouched;
+//   1. place: every node of the graph gets a device (the placer, with its
+//      log_device_placement lines), in the session's own copy of the graph,
+//      so the user's graph is untouched;
 //   2. rewrite: prune to what the signature needs, and turn feeds and
 //      fetches into _Recv/_Send nodes on the client device (subgraph.h);
 //   3. partition: one graph per device, cut edges replaced by _Send/_Recv
@@ -57,10 +58,10 @@ namespace minitf {
 
 /// Invariants: the devices, their ResourceMgrs and the thread pool live as
 /// long as the session; placed_ holds a copy of the first
-/// placed_->num_nodes() nodes of the graph, each with an assigned device,
-/// and a node's device never changes once a run has used it (a variable
-/// stays where its value is); a cached plan refers only to kernels the
-/// session keeps until it is destroyed.
+/// placed_->num_nodes() nodes of the graph, the first num_placed_ of them
+/// with an assigned device, and a node's device never changes once placed
+/// (a variable stays where its value is); a cached plan refers only to
+/// kernels the session keeps until it is destroyed.
 ///
 /// Algorithm of Run: build the signature key; find its plan under the
 /// lock, or place, rewrite, partition and compile one (file comment); check
@@ -117,7 +118,8 @@ class DirectSession : public SessionInterface {
   DirectSession(SessionOptions options, std::shared_ptr<Graph> graph,
                 std::unique_ptr<DeviceMgr> device_mgr, int inter_op_threads);
 
-  // Places the nodes added to the graph since the last call. REQUIRES: called
+  // Copies the nodes added to the graph since the last call and places them
+  // with the placer (placer.h), logging as the options ask. REQUIRES: called
   // by plans_ (under its lock).
   Status PlaceNewNodes();
   // Resolves the names and builds the plan of one signature. REQUIRES: called
@@ -146,7 +148,8 @@ class DirectSession : public SessionInterface {
   std::atomic<bool> closed_{false};
 
   // Guarded by the lock of plans_, under which plans are built.
-  std::unique_ptr<Graph> placed_;  // the session's copy of graph_, placed
+  std::unique_ptr<Graph> placed_;  // the session's copy of graph_
+  int num_placed_ = 0;             // its first nodes, which have devices
   // Kernels of the user's nodes, by device and node id.
   std::map<const Device*, std::vector<std::unique_ptr<OpKernel>>> kernels_;
   PlanCache<Plan> plans_;

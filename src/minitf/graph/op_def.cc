@@ -53,12 +53,16 @@ StatusOr<std::pair<std::string, std::string>> SplitSpec(std::string_view spec) {
                         std::string(Trim(spec.substr(colon + 1))));
 }
 
-// "a: T", "x: float", "values: N * T".
+// "a: T", "x: float", "values: N * T", "ref: Ref(T)".
 StatusOr<ArgDef> ParseArg(std::string_view spec) {
   TF_ASSIGN_OR_RETURN(auto parts, SplitSpec(spec));
   ArgDef arg;
   arg.name = parts.first;
   std::string_view type = parts.second;
+  if (type.starts_with("Ref(") && type.ends_with(")")) {
+    arg.is_ref = true;
+    type = Trim(type.substr(4, type.size() - 5));
+  }
   if (const size_t star = type.find('*'); star != std::string_view::npos) {
     arg.number_attr = std::string(Trim(type.substr(0, star)));
     type = Trim(type.substr(star + 1));

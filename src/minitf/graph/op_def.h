@@ -38,12 +38,18 @@ class InferenceContext;
 using ShapeFn = std::function<Status(InferenceContext*)>;
 
 /// One input or output of an op: "a: T" (type from attr T), "x: float" (a
-/// fixed type), "values: N * T" (a list of N tensors of type T).
+/// fixed type), "values: N * T" (a list of N tensors of type T), "ref:
+/// Ref(T)" (a reference to a tensor held by another op).
 struct ArgDef {
   std::string name;
   DType type = DT_INVALID;  ///< Set for a fixed type.
   std::string type_attr;    ///< Set when the type comes from an attr.
   std::string number_attr;  ///< Set for a list: its length attr.
+  /// TensorFlow's Ref(T): the tensor is passed by reference, so an op that
+  /// takes it writes into the producer's buffer (Assign into a VariableV2).
+  /// The dtype is T all the same; what it changes is where the op may run:
+  /// a placer puts the two ends of a reference on one device.
+  bool is_ref = false;
 };
 
 /// One attr: "transpose_a: bool = false", "T: {float, double}", "N: int >= 1".

@@ -22,10 +22,11 @@ Status MergeBothInputs(InferenceContext* c) {
 }  // namespace
 
 // --8<-- [start:register_variable]
-// The output stands for TensorFlow's `ref: Ref(dtype)`; it may be unset
-// while the variable holds no value.
+// The output is a reference: the ops that take it by reference (Ref(T)
+// inputs) write into the variable's own buffer. It may be unset while the
+// variable holds no value.
 MINITF_REGISTER_OP("VariableV2")
-    .Output("ref: dtype")
+    .Output("ref: Ref(dtype)")
     .Attr("shape: shape")
     .Attr("dtype: type")
     .Attr("container: string = \"\"")
@@ -40,9 +41,9 @@ MINITF_REGISTER_OP("VariableV2")
 
 // Runs before the variable holds a value: that is what initializers do.
 MINITF_REGISTER_OP("Assign")
-    .Input("ref: T")
+    .Input("ref: Ref(T)")
     .Input("value: T")
-    .Output("output_ref: T")
+    .Output("output_ref: Ref(T)")
     .Attr("T: type")
     .Attr("validate_shape: bool = true")
     .Attr("use_locking: bool = true")
@@ -59,25 +60,25 @@ MINITF_REGISTER_OP("Assign")
 // --8<-- [end:register_variable]
 
 MINITF_REGISTER_OP("AssignAdd")
-    .Input("ref: T")
+    .Input("ref: Ref(T)")
     .Input("value: T")
-    .Output("output_ref: T")
+    .Output("output_ref: Ref(T)")
     .Attr("T: {float, double, int32, int64}")
     .Attr("use_locking: bool = false")
     .SetIsStateful()
     .SetShapeFn(MergeBothInputs);
 
 MINITF_REGISTER_OP("AssignSub")
-    .Input("ref: T")
+    .Input("ref: Ref(T)")
     .Input("value: T")
-    .Output("output_ref: T")
+    .Output("output_ref: Ref(T)")
     .Attr("T: {float, double, int32, int64}")
     .Attr("use_locking: bool = false")
     .SetIsStateful()
     .SetShapeFn(MergeBothInputs);
 
 MINITF_REGISTER_OP("IsVariableInitialized")
-    .Input("ref: dtype")
+    .Input("ref: Ref(dtype)")
     .Output("is_initialized: bool")
     .Attr("dtype: type")
     .SetIsStateful()

@@ -87,7 +87,7 @@ class Optimizer {
   /// Creates the slots of every variable (zeros_slot). Runs with no name
   /// scope and no control dependencies, so slots are named after their
   /// variable only.
-  virtual void CreateSlots(const std::vector<Variable>& var_list) {}
+  virtual void CreateSlots(const std::vector<Variable>& /*var_list*/) {}
   /// Builds the hyperparameter tensors, inside the optimizer's name scope.
   virtual void Prepare() {}
   /// The update op of one variable, built inside "update_<var>/" and

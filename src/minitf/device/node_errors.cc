@@ -1,0 +1,69 @@
+#include "minitf/device/node_errors.h"
+
+#include "minitf/graph/kernel.h"
+
+namespace minitf {
+
+std::string FormatNodeNameForError(std::string_view name) {
+  return StrCat("{{node ", name, "}}");
+}
+
+std::string FormatColocationNodeForError(std::string_view name) {
+  return StrCat("{{colocation_node ", name, "}}");
+}
+
+Status AttachDef(const Status& status, const Node& node) {
+  if (status.ok()) return status;
+  // A message that already names a node by its tag gets the bare name, so
+  // that the Python layer expands one tag, not two.
+  const bool tagged = status.message().find("{{node ") != std::string::npos;
+  return Status(
+      status.code(),
+      StrCat(status.message(), "\n\t [[",
+             tagged ? node.name() : FormatNodeNameForError(node.name()), "]]"));
+}
+
+std::string SummarizeAttrs(const Node& node, std::string_view device) {
+  // AttrMap is sorted by name, as TensorFlow sorts for a stable summary.
+  std::string out;
+  for (const auto& [name, value] : node.attrs()) {
+    if (!out.empty()) out += ", ";
+    out += StrCat(name, "=", value.DebugString());
+  }
+  if (!device.empty()) {
+    if (!out.empty()) out += ", ";
+    out += StrCat("_device=\"", device, "\"");
+  }
+  return out;
+}
+
+std::string SummarizeNode(const Node& node) {
+  std::string inputs;
+  for (const Output& in : node.inputs()) {
+    if (!inputs.empty()) inputs += ", ";
+    inputs += in.index() == 0 ? in.node()->name() : in.name();
+  }
+  for (const Node* c : node.control_inputs()) {
+    if (!inputs.empty()) inputs += ", ";
+    inputs += "^" + c->name();
+  }
+  return StrCat(FormatNodeNameForError(node.name()), " = ", node.type_string(),
+                "[", SummarizeAttrs(node, node.requested_device()), "](",
+                inputs, ")");
+}
+
+std::string NodeDebugString(const Node& node) {
+  return StrCat("{name:'", node.name(), "' id:", node.id(), " op device:{",
+                node.assigned_device(), "} def:{", SummarizeNode(node), "}}");
+}
+
+std::string KernelsRegisteredForOp(std::string_view op_type) {
+  std::string out;
+  for (const std::string& type :
+       KernelRegistry::Global()->DeviceTypesFor(op_type)) {
+    out += StrCat("  device='", type, "'\n");
+  }
+  return out.empty() ? "  <no registered kernels>\n" : out;
+}
+
+}  // namespace minitf
