@@ -31,7 +31,10 @@ endif()
 set(CMAKE_CXX_FLAGS_RELEASE "-O3 -DNDEBUG")
 
 option(MINITF_NATIVE "Tune for this machine's CPU (-march=native)" ON)
-option(MINITF_SANITIZE "Build with AddressSanitizer and UBSan" OFF)
+# Sanitizers: OFF; ON (or "address") for AddressSanitizer and UBSan;
+# "thread" for ThreadSanitizer, which CI runs on the tests labelled "tsan".
+set(MINITF_SANITIZE OFF CACHE STRING
+    "Sanitizers: OFF, ON/address (AddressSanitizer + UBSan), thread (ThreadSanitizer)")
 set(MINITF_EXERCISES "solutions" CACHE STRING
     "Which exercise sources to build: 'solutions' (tests pass) or 'starters' (the learner's files)")
 set_property(CACHE MINITF_EXERCISES PROPERTY STRINGS solutions starters)
@@ -40,7 +43,10 @@ add_compile_options(-Wall -Wextra)
 if(MINITF_NATIVE)
   add_compile_options(-march=native)
 endif()
-if(MINITF_SANITIZE)
+if(MINITF_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(MINITF_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
@@ -104,14 +110,31 @@ function(minitf_layer layer)
   set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
 endfunction()
 
-# minitf_test(<name> SOURCES ... LIBS ...): a GoogleTest binary whose tests
-# carry the current chapter's label (ch01 ...), so `ctest -L ch01` runs them.
+# minitf_test(<name> SOURCES ... LIBS ... [LABEL <label>] [PREFIX <p>]): a
+# GoogleTest binary whose tests carry the current chapter's label (ch01 ...)
+# and "unit", so `ctest -L ch01` runs them; LABEL adds one more to this
+# binary's tests ("tsan": CI runs them again under ThreadSanitizer); PREFIX
+# goes before each test's name, for a binary that runs another chapter's
+# tests again under other conditions.
+#
+# The chapter's label and "unit" are put on the folder (the LABELS directory
+# property, which its tests inherit), not passed as a test property: in
+# gtest_discover_tests' PRE_TEST mode a list loses its ';' on the way, so a
+# test property can hold one label only.
 function(minitf_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL;PREFIX" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
-                       PROPERTIES LABELS "${MINITF_CHAPTER_LABEL};unit;${ARG_LABELS}")
+  get_property(labels DIRECTORY PROPERTY LABELS)
+  list(APPEND labels ${MINITF_CHAPTER_LABEL} unit)
+  list(REMOVE_DUPLICATES labels)
+  set_property(DIRECTORY PROPERTY LABELS ${labels})
+  set(properties "")
+  if(ARG_LABEL)
+    set(properties PROPERTIES LABELS ${ARG_LABEL})
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST TEST_PREFIX "${ARG_PREFIX}"
+                       ${properties})
 endfunction()
 
 # minitf_program(<name> SOURCES ... LIBS ...): one of a chapter's programs.

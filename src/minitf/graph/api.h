@@ -28,6 +28,7 @@
 #include "minitf/graph/ops/random_ops.h"
 #include "minitf/graph/proto_convert.h"
 #include "minitf/graph/resource_mgr.h"
+#include "minitf/graph/run_metadata.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/graph/shape_inference.h"

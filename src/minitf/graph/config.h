@@ -7,7 +7,9 @@
 // chapter only stores them and hands them to the session; what the device
 // options mean (soft placement, the placement log, GPU memory) is chapter 4's.
 // Two fields are minitf's own (GPUOptions::virtual_gpus and its memory
-// limit): they ask for virtual GPUs on machines without one.
+// limit): they ask for virtual GPUs on machines without one. RunOptions,
+// TensorFlow's per-run options (a trace, a timeout), is here too, as it is
+// in TensorFlow's config.proto.
 //
 //   tf::Session sess(tf::ConfigProto{.allow_soft_placement = true,
 //                                    .log_device_placement = true});
@@ -59,6 +61,25 @@ struct ConfigProto {
   int intra_op_parallelism_threads = 0;
   int inter_op_parallelism_threads = 0;
   GPUOptions gpu_options = {};
+};
+
+/// tf.RunOptions: how one run should behave. Fields in TensorFlow's order.
+struct RunOptions {
+  enum TraceLevel {
+    NO_TRACE = 0,
+    SOFTWARE_TRACE = 1,
+    HARDWARE_TRACE = 2,
+    FULL_TRACE = 3,
+  };
+  /// What to record in RunMetadata::step_stats (run_metadata.h). Chapter
+  /// 4's session times every node at any level above NO_TRACE; chapter 2's
+  /// session records nothing.
+  TraceLevel trace_level = NO_TRACE;
+  /// Give up on a run that takes longer, with DeadlineExceeded; 0 waits for
+  /// ever.
+  int64_t timeout_in_ms = 0;
+  /// Return the graph each device ran in RunMetadata::partition_graphs.
+  bool output_partition_graphs = false;
 };
 
 /// tensorflow::SessionOptions: where the session runs and how.

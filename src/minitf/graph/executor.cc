@@ -93,13 +93,14 @@ Status AttachNodeName(const Status& status, const Node& node) {
                 status.message() + "\n\t [[{{node " + node.name() + "}}]]");
 }
 
-namespace {
+Status UninitializedValueError(std::string_view input_name) {
+  return errors::FailedPrecondition("Attempting to use uninitialized value ",
+                                    input_name);
+}
 
 // TensorFlow names an input "weight" for output 0 and "split:1" otherwise.
 Status UninitializedValueError(const Output& t) {
-  return errors::FailedPrecondition(
-      "Attempting to use uninitialized value ",
-      t.index() == 0 ? t.node()->name() : t.name());
+  return UninitializedValueError(t.index() == 0 ? t.node()->name() : t.name());
 }
 
 // The placeholder kernel's own complaint, given when planning finds an unfed
@@ -115,8 +116,6 @@ Status UnfedPlaceholderError(const Node& node) {
                                : " and shape " + ShapeErrorString(shape)),
       node);
 }
-
-}  // namespace
 
 StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(
     const Graph& graph, const std::vector<Output>& feeds,

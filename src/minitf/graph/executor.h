@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "minitf/graph/graph.h"
@@ -125,5 +126,18 @@ Status RunPlan(const ExecutionPlan& plan,
 
 /// `status` with the node attached, as the executor reports kernel errors.
 Status AttachNodeName(const Status& status, const Node& node);
+
+/// FailedPrecondition "Attempting to use uninitialized value NAME": an input
+/// or a fetch that holds no value. NAME is the tensor as TensorFlow names an
+/// input, "weight" for output 0 and "split:1" otherwise; the overload on a
+/// name takes it spelled so already.
+Status UninitializedValueError(const Output& t);
+Status UninitializedValueError(std::string_view input_name);
+
+/// The placeholder kernel's own complaint, InvalidArgument "You must feed a
+/// value for placeholder tensor 'x' with dtype float and shape [?]" with the
+/// node attached: what a planner reports when a run needs an unfed
+/// placeholder, before any kernel has run.
+Status UnfedPlaceholderError(const Node& node);
 
 }  // namespace minitf

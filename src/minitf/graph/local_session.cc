@@ -11,10 +11,12 @@ LocalSession::LocalSession(SessionOptions options, std::shared_ptr<Graph> graph)
 
 LocalSession::~LocalSession() = default;
 
-int LocalSession::num_cached_plans() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return static_cast<int>(plans_.size());
+StatusOr<std::unique_ptr<LocalSession>> LocalSession::Create(
+    const SessionOptions& options, std::shared_ptr<Graph> graph) {
+  return std::make_unique<LocalSession>(options, std::move(graph));
 }
+
+int LocalSession::num_cached_plans() const { return plans_.size(); }
 
 StatusOr<OpKernel*> LocalSession::KernelFor(const Node& node) {
   if (static_cast<int>(kernels_.size()) <= node.id()) {
@@ -30,42 +32,49 @@ StatusOr<OpKernel*> LocalSession::KernelFor(const Node& node) {
   return kernel.get();
 }
 
-StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::CreatePlan(
+StatusOr<RunSignature> ResolveRunSignature(
+    const Graph& graph,
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
     const std::vector<std::string>& target_names) {
-  std::vector<Output> feed_tensors;
+  RunSignature sig;
   std::set<Output> seen;
   for (const auto& [name, value] : feeds) {
-    TF_ASSIGN_OR_RETURN(Output t, graph_->GetTensorByName(name));
+    TF_ASSIGN_OR_RETURN(Output t, graph.GetTensorByName(name));
     if (!seen.insert(t).second) {
       return errors::InvalidArgument("The tensor '", t.name(),
                                      "' is fed more than once.");
     }
-    feed_tensors.push_back(t);
+    sig.feeds.push_back(t);
   }
-  std::vector<Output> fetches;
   for (const std::string& name : fetch_names) {
-    TF_ASSIGN_OR_RETURN(Output t, graph_->GetTensorByName(name));
-    fetches.push_back(t);
+    TF_ASSIGN_OR_RETURN(Output t, graph.GetTensorByName(name));
+    sig.fetches.push_back(t);
   }
-  std::vector<const Node*> targets;
   for (const std::string& name : target_names) {
-    TF_ASSIGN_OR_RETURN(Operation op, graph_->GetOperationByName(name));
-    targets.push_back(op.node());
+    TF_ASSIGN_OR_RETURN(Operation op, graph.GetOperationByName(name));
+    sig.targets.push_back(op.node());
   }
+  return sig;
+}
+
+StatusOr<std::shared_ptr<const ExecutionPlan>> LocalSession::CreatePlan(
+    const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetch_names,
+    const std::vector<std::string>& target_names) {
+  TF_ASSIGN_OR_RETURN(
+      RunSignature sig,
+      ResolveRunSignature(*graph_, feeds, fetch_names, target_names));
   TF_ASSIGN_OR_RETURN(
       std::unique_ptr<ExecutionPlan> plan,
-      BuildPlan(*graph_, feed_tensors, fetches, targets,
+      BuildPlan(*graph_, sig.feeds, sig.fetches, sig.targets,
                 [this](const Node& node) { return KernelFor(node); }));
   return std::shared_ptr<const ExecutionPlan>(std::move(plan));
 }
 
-namespace {
-
-// The cache key of a run signature. '\n' cannot occur in a node name, so
-// distinct signatures give distinct keys.
-std::string SignatureKey(
+// '\n' cannot occur in a node name, so distinct signatures give distinct
+// keys.
+std::string RunSignatureKey(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
     const std::vector<std::string>& target_names) {
@@ -78,10 +87,7 @@ std::string SignatureKey(
   return key;
 }
 
-// TensorFlow Python's checks of a fed value (session.py), as
-// InvalidArgument.
-Status CheckFeed(const PlanFeed& feed, const Tensor& value) {
-  const Output& t = feed.tensor;
+Status CheckFedValue(const Output& t, const Tensor& value) {
   if (!value.IsInitialized()) {
     return errors::InvalidArgument("Cannot feed an uninitialized Tensor for '",
                                    t.name(), "'");
@@ -101,31 +107,22 @@ Status CheckFeed(const PlanFeed& feed, const Tensor& value) {
   return Status::OK();
 }
 
-}  // namespace
-
 Status LocalSession::Run(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
     const std::vector<std::string>& target_names,
     std::vector<Tensor>* outputs) {
   if (closed_) return errors::FailedPrecondition("Session has been closed.");
-  const std::string key = SignatureKey(feeds, fetch_names, target_names);
-  std::shared_ptr<const ExecutionPlan> plan;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = plans_.find(key);
-    if (it != plans_.end()) {
-      plan = it->second;
-    } else {
-      TF_ASSIGN_OR_RETURN(plan, CreatePlan(feeds, fetch_names, target_names));
-      plans_.emplace(key, plan);
-    }
-  }
+  const std::string key = RunSignatureKey(feeds, fetch_names, target_names);
+  TF_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan,
+                      plans_.GetOrCreate(key, [&] {
+                        return CreatePlan(feeds, fetch_names, target_names);
+                      }));
 
   std::vector<Tensor> feed_values;
   feed_values.reserve(feeds.size());
   for (size_t i = 0; i < feeds.size(); ++i) {
-    TF_RETURN_IF_ERROR(CheckFeed(plan->feeds[i], feeds[i].second));
+    TF_RETURN_IF_ERROR(CheckFedValue(plan->feeds[i].tensor, feeds[i].second));
     feed_values.push_back(feeds[i].second);
   }
   RunEnv env;
@@ -143,22 +140,7 @@ Status LocalSession::Close() {
   return Status::OK();
 }
 
-namespace {
-
-class LocalSessionFactory : public SessionFactory {
- public:
-  bool AcceptsOptions(const SessionOptions& options) const override {
-    return options.target.empty();
-  }
-  StatusOr<std::unique_ptr<SessionInterface>> NewSession(
-      const SessionOptions& options, std::shared_ptr<Graph> graph) override {
-    return std::unique_ptr<SessionInterface>(
-        new LocalSession(options, std::move(graph)));
-  }
-};
-
-MINITF_REGISTER_SESSION_FACTORY(kLocalSessionFactory, 0, LocalSessionFactory);
-
-}  // namespace
+MINITF_REGISTER_SESSION_FACTORY(kLocalSessionFactory, 0,
+                                InProcessSessionFactory<LocalSession>);
 
 }  // namespace minitf

@@ -10,6 +10,14 @@
 
 namespace minitf {
 
+Status SessionInterface::Run(
+    const RunOptions&, const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetch_names,
+    const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
+    RunMetadata*) {
+  return Run(feeds, fetch_names, target_names, outputs);
+}
+
 // --- The factory registry -------------------------------------------------
 
 namespace {
@@ -156,6 +164,21 @@ std::string Describe(const Output& t) {
 std::vector<Tensor> Session::run(const std::vector<Fetch>& fetches,
                                  const FeedDict& feeds,
                                  const std::vector<Operation>& targets) {
+  return RunInternal(fetches, feeds, targets, RunOptions(), nullptr);
+}
+
+std::vector<Tensor> Session::run(const std::vector<Fetch>& fetches,
+                                 const FeedDict& feeds,
+                                 const RunOptions& options,
+                                 RunMetadata* run_metadata) {
+  return RunInternal(fetches, feeds, {}, options, run_metadata);
+}
+
+std::vector<Tensor> Session::RunInternal(const std::vector<Fetch>& fetches,
+                                         const FeedDict& feeds,
+                                         const std::vector<Operation>& targets,
+                                         const RunOptions& options,
+                                         RunMetadata* run_metadata) {
   CheckOpen();
   std::vector<std::pair<std::string, Tensor>> feed_names;
   feed_names.reserve(feeds.size());
@@ -206,8 +229,8 @@ std::vector<Tensor> Session::run(const std::vector<Fetch>& fetches,
     target_names.push_back(op.name());
   }
   std::vector<Tensor> outputs;
-  errors::ThrowIfError(
-      impl_->Run(feed_names, fetch_names, target_names, &outputs));
+  errors::ThrowIfError(impl_->Run(options, feed_names, fetch_names,
+                                  target_names, &outputs, run_metadata));
   std::vector<Tensor> results(fetches.size());
   for (size_t i = 0; i < fetches.size(); ++i) {
     if (fetch_index[i] >= 0) results[i] = std::move(outputs[fetch_index[i]]);

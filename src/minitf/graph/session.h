@@ -36,6 +36,8 @@
 
 namespace minitf {
 
+struct RunMetadata;  // run_metadata.h
+
 // ---------------------------------------------------------------------------
 // The core: names in, Status out.
 
@@ -55,6 +57,17 @@ class SessionInterface {
                      const std::vector<std::string>& fetch_names,
                      const std::vector<std::string>& target_names,
                      std::vector<Tensor>* outputs) = 0;
+
+  /// Run with per-run options (config.h); `run_metadata` (may be null)
+  /// receives what they ask for: step stats for a trace, the graphs each
+  /// device ran (run_metadata.h). This default, for sessions that cannot
+  /// trace (chapter 2's), runs as Run does and leaves `run_metadata` as it
+  /// is; chapter 4's session overrides it.
+  virtual Status Run(const RunOptions& run_options,
+                     const std::vector<std::pair<std::string, Tensor>>& feeds,
+                     const std::vector<std::string>& fetch_names,
+                     const std::vector<std::string>& target_names,
+                     std::vector<Tensor>* outputs, RunMetadata* run_metadata);
 
   /// Frees the session's state; later Runs fail with FailedPrecondition
   /// ("Session has been closed."). Closing twice is fine.
@@ -80,6 +93,24 @@ class SessionFactory {
   /// "No session factory registered for the given session options: {target:
   /// \"grpc://x\"} Registered factories are {LOCAL_SESSION}."
   static StatusOr<SessionFactory*> GetFactory(const SessionOptions& options);
+};
+
+/// The factory of session class S for the target "" (this process): S's
+/// static Create(options, graph), returning `StatusOr<std::unique_ptr<S>>`,
+/// makes each session. Chapter 2's LocalSession and chapter 4's
+/// DirectSession are registered this way, at different priorities.
+template <typename S>
+class InProcessSessionFactory : public SessionFactory {
+ public:
+  bool AcceptsOptions(const SessionOptions& options) const override {
+    return options.target.empty();
+  }
+  StatusOr<std::unique_ptr<SessionInterface>> NewSession(
+      const SessionOptions& options, std::shared_ptr<Graph> graph) override {
+    TF_ASSIGN_OR_RETURN(std::unique_ptr<S> session,
+                        S::Create(options, std::move(graph)));
+    return std::unique_ptr<SessionInterface>(std::move(session));
+  }
 };
 
 /// A session for `options` on `graph` (shared: the session keeps it alive).
@@ -203,6 +234,11 @@ class Session {
   std::vector<Tensor> run(const std::vector<Fetch>& fetches,
                           const FeedDict& feeds = {},
                           const std::vector<Operation>& targets = {});
+  /// sess.run(fetches, feed_dict, options=options, run_metadata=metadata):
+  /// a traced run fills `run_metadata` (may be null).
+  std::vector<Tensor> run(const std::vector<Fetch>& fetches,
+                          const FeedDict& feeds, const RunOptions& options,
+                          RunMetadata* run_metadata);
 
   /// Frees the session's resources; later runs throw FailedPreconditionError
   /// "Attempted to use a closed Session.". Closing twice is fine.
@@ -215,6 +251,11 @@ class Session {
 
  private:
   Tensor RunName(const std::string& name, const FeedDict& feeds);
+  std::vector<Tensor> RunInternal(const std::vector<Fetch>& fetches,
+                                  const FeedDict& feeds,
+                                  const std::vector<Operation>& targets,
+                                  const RunOptions& options,
+                                  RunMetadata* run_metadata);
   void CheckOpen() const;
 
   std::shared_ptr<Graph> graph_;

@@ -1,0 +1,37 @@
+#include "minitf/device/step_stats_collector.h"
+
+#include <atomic>
+#include <chrono>
+#include <utility>
+
+namespace minitf {
+
+void StepStatsCollector::Save(const std::string& device, NodeExecStats stats) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, added] = index_of_.emplace(device, devices_.size());
+  if (added) devices_.push_back(DeviceStepStats{device, {}});
+  devices_[it->second].node_stats.push_back(std::move(stats));
+}
+
+void StepStatsCollector::Finalize(StepStats* step_stats) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (DeviceStepStats& d : devices_) {
+    step_stats->dev_stats.push_back(std::move(d));
+  }
+  devices_.clear();
+  index_of_.clear();
+}
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+uint32_t CurrentThreadNumber() {
+  static std::atomic<uint32_t> next{1};
+  thread_local const uint32_t number = next.fetch_add(1);
+  return number;
+}
+
+}  // namespace minitf
