@@ -74,6 +74,7 @@ constexpr const char* kOpsWithGpuKernels[] = {
     // Neural-network ops.
     "BiasAdd",
     "Relu",
+    "ReluGrad",
     "Sigmoid",
     "Tanh",
     "Softmax",
