@@ -14,7 +14,7 @@
 # OPENBLAS_NUM_THREADS is set to the thread count, so that an OpenBLAS, which
 # ignores torch.set_num_threads, uses the same threads as everything else.
 # To time PyTorch on another BLAS without installing it, put its folder first
-# in LD_LIBRARY_PATH when calling this script (see RESULTS.md).
+# in LD_LIBRARY_PATH when calling this script (see chapter 3, section 9).
 #
 #   benchmarks/train/compare.sh [--quick]    (after scripts/test.sh has built)
 # --quick: fewer, shorter runs, one thread only (CI runs this).
