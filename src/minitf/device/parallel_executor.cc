@@ -10,8 +10,7 @@
 
 namespace minitf {
 
-// --- ExecutorBarrier
-// ----------------------------------------------------------
+// --- ExecutorBarrier ---------------------------------------------------------
 
 ExecutorBarrier::ExecutorBarrier(int num_executors, Rendezvous* rendezvous,
                                  StatusCallback done)
@@ -49,8 +48,7 @@ void ExecutorBarrier::ExecutorDone(const Status& status) {
   }
 }
 
-// --- Compiled graph
-// -------------------------------------------------------------
+// --- Compiled graph ----------------------------------------------------------
 
 struct ParallelExecutor::Item {
   const Node* node = nullptr;
@@ -172,8 +170,7 @@ StatusOr<std::unique_ptr<ParallelExecutor>> ParallelExecutor::Create(
   return exec;
 }
 
-// --- One step
-// -------------------------------------------------------------------
+// --- One step ----------------------------------------------------------------
 
 /// The values and counts of one step on one executor. Freed by Finish.
 struct ParallelExecutor::RunState {
