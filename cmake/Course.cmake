@@ -110,19 +110,20 @@ function(minitf_layer layer)
   set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
 endfunction()
 
-# minitf_test(<name> SOURCES ... LIBS ... [LABEL <label>] [PREFIX <p>]): a
-# GoogleTest binary whose tests carry the current chapter's label (ch01 ...)
-# and "unit", so `ctest -L ch01` runs them; LABEL adds one more to this
-# binary's tests ("tsan": CI runs them again under ThreadSanitizer); PREFIX
-# goes before each test's name, for a binary that runs another chapter's
-# tests again under other conditions.
+# minitf_test(<name> SOURCES ... LIBS ... [LABEL <label>] [PREFIX <p>]
+#             [TMPDIR <dir>]): a GoogleTest binary whose tests carry the
+# current chapter's label (ch01 ...) and "unit", so `ctest -L ch01` runs
+# them; LABEL adds one more to this binary's tests ("tsan": CI runs them
+# again under ThreadSanitizer). PREFIX goes before each test's name and
+# TMPDIR is where its tests' ::testing::TempDir() points, for a binary that
+# runs another chapter's tests again, at the same time as that chapter's.
 #
 # The chapter's label and "unit" are put on the folder (the LABELS directory
 # property, which its tests inherit), not passed as a test property: in
 # gtest_discover_tests' PRE_TEST mode a list loses its ';' on the way, so a
 # test property can hold one label only.
 function(minitf_test name)
-  cmake_parse_arguments(ARG "" "LABEL;PREFIX" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL;PREFIX;TMPDIR" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
   get_property(labels DIRECTORY PROPERTY LABELS)
@@ -131,7 +132,14 @@ function(minitf_test name)
   set_property(DIRECTORY PROPERTY LABELS ${labels})
   set(properties "")
   if(ARG_LABEL)
-    set(properties PROPERTIES LABELS ${ARG_LABEL})
+    list(APPEND properties LABELS ${ARG_LABEL})
+  endif()
+  if(ARG_TMPDIR)
+    file(MAKE_DIRECTORY "${ARG_TMPDIR}")
+    list(APPEND properties ENVIRONMENT "TEST_TMPDIR=${ARG_TMPDIR}")
+  endif()
+  if(properties)
+    list(PREPEND properties PROPERTIES)
   endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST TEST_PREFIX "${ARG_PREFIX}"
                        ${properties})

@@ -17,46 +17,14 @@
 #include "minitf/device/device_mgr.h"
 #include "minitf/device/device_set.h"
 #include "minitf/device/placer.h"
-#include "minitf/graph/ops/array_ops.h"
-#include "minitf/graph/ops/math_ops.h"
-#include "minitf/graph/ops/nn_ops.h"
-#include "minitf/graph/scope.h"
-#include "minitf/train/optimizers/gradient_descent.h"
-#include "minitf/train/variables.h"
 #include "timing.h"
+#include "tower_model.h"
 
 namespace tf = minitf;
 
 namespace {
 
-constexpr int kTargetNodes = 10000;
 constexpr int kGpus = 2;
-
-// --8<-- [start:graph]
-// Adds towers until the graph has at least kTargetNodes nodes: on GPU:0, on
-// GPU:1, then one that asks for no device, and again.
-void BuildModel(tf::Graph* graph) {
-  tf::graph_scope use(*graph);
-  tf::Output x = tf::placeholder(tf::float32, {1, 4}, "x");
-  std::vector<tf::Output> towers;
-  for (int t = 0; graph->num_nodes() < kTargetNodes; ++t) {
-    const int slot = t % (kGpus + 1);
-    tf::device_scope on_gpu(slot < kGpus ? "/gpu:" + std::to_string(slot) : "");
-    tf::name_scope tower("tower_" + std::to_string(t));
-    tf::Output h = x;
-    std::vector<tf::Variable> weights;
-    for (int layer = 0; layer < 8; ++layer) {
-      weights.emplace_back(tf::constant({0.1f}, {4, 4}), "w");
-      h = tf::nn::relu(tf::matmul(h, weights.back().value()));
-    }
-    tf::Output loss = tf::reduce_sum(tf::square(h));
-    tf::train::GradientDescentOptimizer(0.01).minimize(loss, nullptr, weights);
-    towers.push_back(loss);
-  }
-  tf::device_scope on_cpu("/cpu:0");
-  tf::add_n(towers, "total_loss");
-}
-// --8<-- [end:graph]
 
 }  // namespace
 
@@ -75,7 +43,7 @@ int main(int argc, char** argv) {
   devices.set_client_device((*mgr)->ListDevices()[0]);
 
   tf::Graph graph;
-  BuildModel(&graph);
+  tf::bench::BuildTowerModel(&graph, kGpus);
 
   // --8<-- [start:measure]
   // Each repetition places the graph from scratch: a node that already has a

@@ -11,6 +11,7 @@
 #include "device_test_util.h"
 #include "executor_test_ops.h"
 #include "minitf/device/step_stats_collector.h"
+#include "minitf/device/timeline.h"
 #include "minitf/graph/local_session.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
@@ -93,6 +94,40 @@ TEST_F(DirectSessionTest, PrintsTheDeviceMappingWhenLogging) {
   MakeSession(config);
   EXPECT_EQ(::testing::internal::GetCapturedStdout(),
             "Device mapping: no known devices.\n");
+}
+
+TEST_F(DirectSessionTest, LogsThePlacementAtTheFirstRun) {
+  Output a = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3}, "a");
+  Output b = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {3, 2}, "b");
+  Output c = matmul(a, b);
+  ConfigProto config = testing::VirtualGpus(1);
+  config.log_device_placement = true;
+  ::testing::internal::CaptureStdout();
+  auto session = MakeSession(config);
+  EXPECT_EQ(Str(Run(session.get(), {c.name()})[0]), "[[22. 28.]\n [49. 64.]]");
+  const std::string log = ::testing::internal::GetCapturedStdout();
+  for (const std::string& line : std::vector<std::string>{
+           "Device mapping:\n", StrCat("MatMul: (MatMul): ", kGpu0, "\n"),
+           StrCat("a: (Const): ", kGpu0, "\n")}) {
+    EXPECT_NE(log.find(line), std::string::npos) << line << " in\n" << log;
+  }
+}
+
+TEST_F(DirectSessionTest, SoftPlacementIsThePlacersChoice) {
+  Output c;
+  {
+    device_scope on("/gpu:2");
+    c = matmul(constant({1.f, 2.f}, {1, 2}), constant({3.f, 4.f}, {2, 1}));
+  }
+  auto strict = MakeSession(testing::VirtualGpus(2));
+  std::vector<Tensor> out;
+  Status s = strict->Run({}, {c.name()}, {}, &out);
+  EXPECT_EQ(s.code(), error::INVALID_ARGUMENT);
+  EXPECT_NE(s.message().find("/device:GPU:2"), std::string::npos) << s;
+  ConfigProto soft = testing::VirtualGpus(2);
+  soft.allow_soft_placement = true;
+  EXPECT_EQ(Run(MakeSession(soft).get(), {c.name()})[0].ToVector<float>(),
+            (std::vector<float>{11.f}));
 }
 
 TEST_F(DirectSessionTest, SeedMatMulWithInputsOnTheCpuAndMatMulOnTheGpu) {
@@ -340,6 +375,12 @@ TEST_F(DirectSessionTest, ATracedRunReportsEveryNodePerDevice) {
   const TensorDescription& d = matmul_stats->output[0].tensor_description;
   EXPECT_EQ(d.shape, TensorShape({2, 2}));
   EXPECT_EQ(d.allocation_description.requested_bytes, 16);
+  // The timeline shows both devices, and the arrows of the transfers.
+  const std::string trace =
+      Timeline(metadata.step_stats).generate_chrome_trace_format();
+  EXPECT_NE(trace.find(std::string(kGpu0) + " Compute"), std::string::npos);
+  EXPECT_NE(trace.find(std::string(kCpu0) + " Compute"), std::string::npos);
+  EXPECT_NE(trace.find("\"cat\": \"DataFlow\""), std::string::npos);
   // An untraced run leaves the stats alone.
   RunMetadata untraced;
   ASSERT_TRUE(

@@ -63,7 +63,7 @@ TEST(RendezvousKeyTest, MalformedKeysAreInvalidArgument) {
     StatusOr<Rendezvous::ParsedKey> parsed = Rendezvous::ParseKey(key);
     ASSERT_FALSE(parsed.ok()) << key;
     EXPECT_EQ(parsed.status().code(), error::INVALID_ARGUMENT);
-    EXPECT_EQ(parsed.status().message(), "Invalid rendezvous key: " + key);
+    EXPECT_EQ(parsed.status().message(), "Invalid  rendezvous key: " + key);
   }
 }
 

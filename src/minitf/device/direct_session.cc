@@ -108,8 +108,7 @@ Rendezvous::ParsedKey ClientKey(const Device& client, const Output& t) {
 
 }  // namespace
 
-// --- Construction
-// -------------------------------------------------------------
+// --- Construction ------------------------------------------------------------
 
 StatusOr<std::unique_ptr<DirectSession>> DirectSession::Create(
     const SessionOptions& options, std::shared_ptr<Graph> graph) {
@@ -174,8 +173,7 @@ TransferTable DirectSession::GetTransferStats() const {
 
 int DirectSession::num_cached_plans() const { return plans_.size(); }
 
-// --- Planning
-// -------------------------------------------------------------------
+// --- Planning ----------------------------------------------------------------
 
 // --8<-- [start:place]
 Status DirectSession::PlaceNewNodes() {
@@ -298,8 +296,7 @@ StatusOr<std::shared_ptr<const DirectSession::Plan>> DirectSession::CreatePlan(
 }
 // --8<-- [end:create_plan]
 
-// --- Running
-// --------------------------------------------------------------------
+// --- Running -----------------------------------------------------------------
 
 Status DirectSession::Run(
     const std::vector<std::pair<std::string, Tensor>>& feeds,

@@ -10,8 +10,7 @@
 
 namespace minitf {
 
-// --- ExecutorBarrier
-// ----------------------------------------------------------
+// --- ExecutorBarrier ---------------------------------------------------------
 
 ExecutorBarrier::ExecutorBarrier(int num_executors, Rendezvous* rendezvous,
                                  StatusCallback done)
@@ -49,8 +48,7 @@ void ExecutorBarrier::ExecutorDone(const Status& status) {
   }
 }
 
-// --- Compiled graph
-// -------------------------------------------------------------
+// --- Compiled graph ----------------------------------------------------------
 
 struct ParallelExecutor::Item {
   const Node* node = nullptr;
@@ -66,6 +64,7 @@ struct ParallelExecutor::Item {
   bool allows_uninitialized_input = false;
   bool may_output_uninitialized = false;
   bool cheap = false;          // worth no hand-off to another thread
+  bool preamble = false;       // runs before the rest (see Create)
   std::string timeline_label;  // "name = Op(a, b:1, ^c)", for traces
 };
 
@@ -114,35 +113,52 @@ StatusOr<std::unique_ptr<ParallelExecutor>> ParallelExecutor::Create(
   exec->num_values_ = next_slot;
   exec->readers_.assign(next_slot, 0);
 
-  // A graph lists a node's inputs before it, so the edges point forward
-  // and there is no cycle to look for.
-  std::vector<std::vector<int32_t>> successors(n);
+  // The preamble: sources that run at once and cheaply (constants,
+  // variables). They run first, before anything else, so no other node
+  // counts them as predecessors, and their values stay until the step ends:
+  // the edges from a constant read by a thousand nodes cost nothing.
   for (int id = 0; id < n; ++id) {
     const Node& node = *graph->node(id);
     Item& item = exec->items_[id];
     item.node = &node;
     TF_ASSIGN_OR_RETURN(item.kernel, kernel_for(node));
     item.async = dynamic_cast<AsyncOpKernel*>(item.kernel);
+    item.cheap = IsCheap(node);
+    item.preamble = item.cheap && item.async == nullptr &&
+                    node.num_inputs() == 0 && node.control_inputs().empty();
+    if (item.preamble) exec->preamble_.push_back(id);
+  }
+  // A graph lists a node's inputs before it, so the edges point forward
+  // and there is no cycle to look for.
+  std::vector<std::vector<int32_t>> successors(n);
+  for (int id = 0; id < n; ++id) {
+    const Node& node = *graph->node(id);
+    Item& item = exec->items_[id];
     item.input_begin = static_cast<int32_t>(exec->input_slots_.size());
     item.num_inputs = node.num_inputs();
     item.num_outputs = node.num_outputs();
+    item.num_predecessors = 0;
     for (const Output& in : node.inputs()) {
       const int32_t slot =
           exec->items_[in.node()->id()].output_slot + in.index();
       exec->input_slots_.push_back(slot);
+      if (exec->items_[in.node()->id()].preamble) continue;
       ++exec->readers_[slot];
       successors[in.node()->id()].push_back(id);
+      ++item.num_predecessors;
     }
-    for (const Node* c : node.control_inputs())
+    for (const Node* c : node.control_inputs()) {
+      if (exec->items_[c->id()].preamble) continue;
       successors[c->id()].push_back(id);
-    item.num_predecessors =
-        node.num_inputs() + static_cast<int32_t>(node.control_inputs().size());
+      ++item.num_predecessors;
+    }
     item.allows_uninitialized_input = node.op_def().allows_uninitialized_input;
     item.may_output_uninitialized = node.op_def().may_output_uninitialized;
-    item.cheap = IsCheap(node);
     item.timeline_label = TimelineLabel(node);
     exec->predecessors_.push_back(item.num_predecessors);
-    if (item.num_predecessors == 0) exec->roots_.push_back(id);
+    if (item.num_predecessors == 0 && !item.preamble) {
+      exec->roots_.push_back(id);
+    }
   }
   for (int id = 0; id < n; ++id) {
     Item& item = exec->items_[id];
@@ -154,8 +170,7 @@ StatusOr<std::unique_ptr<ParallelExecutor>> ParallelExecutor::Create(
   return exec;
 }
 
-// --- One step
-// -------------------------------------------------------------------
+// --- One step ----------------------------------------------------------------
 
 /// The values and counts of one step on one executor. Freed by Finish.
 struct ParallelExecutor::RunState {
@@ -314,7 +329,9 @@ bool ParallelExecutor::NodeDone(RunState* s, int32_t id, const Status& status,
   for (int32_t k = item.input_begin; k < item.input_begin + item.num_inputs;
        ++k) {
     const int32_t slot = input_slots_[k];
-    if (readers_[slot] == 1 ||
+    const int32_t readers = readers_[slot];
+    if (readers == 0) continue;  // a preamble value, kept to the end
+    if (readers == 1 ||
         s->readers_left[slot].fetch_sub(1, std::memory_order_acq_rel) == 1) {
       s->values[slot] = Tensor();
     }
@@ -373,86 +390,97 @@ void ParallelExecutor::ScheduleReady(RunState* s,
 }
 // --8<-- [end:schedule_ready]
 
+Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
+  const Item& item = items_[id];
+  *later = false;
+  OpKernelContext::Params params;
+  params.inputs = s->inputs.data() + item.input_begin;
+  params.num_inputs = item.num_inputs;
+  params.outputs = s->values.data() + item.output_slot;
+  params.num_outputs = item.num_outputs;
+  params.allocator = device_->allocator();
+  params.resource_manager = s->args.resource_manager;
+  params.step_id = s->args.step_id;
+  params.step_extension = &s->extension;
+  std::optional<NodeExecStats> stats;  // only in a traced step
+  if (s->args.stats != nullptr) {
+    stats.emplace();
+    stats->node_name = item.node->name();
+    stats->timeline_label = item.timeline_label;
+    stats->thread_id = CurrentThreadNumber();
+    stats->all_start_micros = NowMicros();
+    stats->scheduled_micros = stats->all_start_micros;
+  }
+
+  Status status = CheckInputs(*s, item);
+  if (status.ok() && item.async != nullptr) {
+    auto* call = new AsyncCall(params);
+    if (stats) {
+      call->stats = std::move(*stats);
+      call->stats.op_start_rel_micros =
+          NowMicros() - call->stats.all_start_micros;
+    }
+    InlineCompletion here{call, false, Status::OK()};
+    InlineCompletion* outer = inline_completion;
+    inline_completion = &here;
+    item.async->ComputeAsync(
+        &call->ctx, [this, s, id, call](const Status& result) {
+          if (inline_completion != nullptr && inline_completion->call == call) {
+            inline_completion->done = true;
+            inline_completion->status = result;
+            return;
+          }
+          // Finished later, maybe on another thread: hand every successor to
+          // the runner rather than take over the thread that finished it.
+          const Item& done_item = items_[id];
+          Status st = AfterCompute(s, done_item, result);
+          if (s->args.stats != nullptr) {
+            FinishStats(s->values, done_item.output_slot, done_item.num_outputs,
+                        &call->stats);
+            s->args.stats->Save(device_->name(), std::move(call->stats));
+          }
+          delete call;
+          std::vector<int32_t> successors;
+          if (NodeDone(s, id, st, &successors)) return Finish(s);
+          ScheduleReady(s, successors, nullptr, false);
+        });
+    inline_completion = outer;
+    if (!here.done) {
+      *later = true;  // its successors come with the callback
+      return Status::OK();
+    }
+    status = here.status;
+    if (stats) *stats = std::move(call->stats);
+    delete call;
+  } else if (status.ok()) {
+    if (stats) {
+      stats->op_start_rel_micros = NowMicros() - stats->all_start_micros;
+    }
+    OpKernelContext ctx(params);
+    status = item.kernel->Compute(&ctx);
+  }
+  status = AfterCompute(s, item, status);
+  if (stats) {
+    FinishStats(s->values, item.output_slot, item.num_outputs, &*stats);
+    s->args.stats->Save(device_->name(), std::move(*stats));
+  }
+  return status;
+}
+
 // --8<-- [start:process]
 void ParallelExecutor::Process(RunState* s, std::vector<int32_t> queue) const {
   std::vector<int32_t> ready;
   for (size_t head = 0; head < queue.size(); ++head) {
     const int32_t id = queue[head];
-    const Item& item = items_[id];
     ready.clear();
     if (s->args.barrier->aborted()) {
       // The step has failed: start nothing new, and let the count run down.
       if (Retire(&s->outstanding, 0)) return Finish(s);
       continue;
     }
-    OpKernelContext::Params params;
-    params.inputs = s->inputs.data() + item.input_begin;
-    params.num_inputs = item.num_inputs;
-    params.outputs = s->values.data() + item.output_slot;
-    params.num_outputs = item.num_outputs;
-    params.allocator = device_->allocator();
-    params.resource_manager = s->args.resource_manager;
-    params.step_id = s->args.step_id;
-    params.step_extension = &s->extension;
-    std::optional<NodeExecStats> stats;  // only in a traced step
-    if (s->args.stats != nullptr) {
-      stats.emplace();
-      stats->node_name = item.node->name();
-      stats->timeline_label = item.timeline_label;
-      stats->thread_id = CurrentThreadNumber();
-      stats->all_start_micros = NowMicros();
-      stats->scheduled_micros = stats->all_start_micros;
-    }
-
-    Status status = CheckInputs(*s, item);
-    if (status.ok() && item.async != nullptr) {
-      auto* call = new AsyncCall(params);
-      if (stats) {
-        call->stats = std::move(*stats);
-        call->stats.op_start_rel_micros =
-            NowMicros() - call->stats.all_start_micros;
-      }
-      InlineCompletion here{call, false, Status::OK()};
-      InlineCompletion* outer = inline_completion;
-      inline_completion = &here;
-      item.async->ComputeAsync(&call->ctx, [this, s, id,
-                                            call](const Status& result) {
-        if (inline_completion != nullptr && inline_completion->call == call) {
-          inline_completion->done = true;
-          inline_completion->status = result;
-          return;
-        }
-        // Finished later, maybe on another thread: hand every successor to
-        // the runner rather than take over the thread that finished it.
-        const Item& done_item = items_[id];
-        Status st = AfterCompute(s, done_item, result);
-        if (s->args.stats != nullptr) {
-          FinishStats(s->values, done_item.output_slot, done_item.num_outputs,
-                      &call->stats);
-          s->args.stats->Save(device_->name(), std::move(call->stats));
-        }
-        delete call;
-        std::vector<int32_t> successors;
-        if (NodeDone(s, id, st, &successors)) return Finish(s);
-        ScheduleReady(s, successors, nullptr, false);
-      });
-      inline_completion = outer;
-      if (!here.done) continue;  // its successors come with the callback
-      status = here.status;
-      if (stats) *stats = std::move(call->stats);
-      delete call;
-    } else if (status.ok()) {
-      if (stats) {
-        stats->op_start_rel_micros = NowMicros() - stats->all_start_micros;
-      }
-      OpKernelContext ctx(params);
-      status = item.kernel->Compute(&ctx);
-    }
-    status = AfterCompute(s, item, status);
-    if (stats) {
-      FinishStats(s->values, item.output_slot, item.num_outputs, &*stats);
-      s->args.stats->Save(device_->name(), std::move(*stats));
-    }
+    bool later;
+    const Status status = RunNode(s, id, &later);
+    if (later) continue;
     if (NodeDone(s, id, status, &ready)) return Finish(s);
     ScheduleReady(s, ready, &queue, head + 1 < queue.size());
   }
@@ -473,6 +501,17 @@ void ParallelExecutor::Finish(RunState* s) const {
 void ParallelExecutor::RunAsync(const Args& args, StatusCallback done) const {
   MINITF_CHECK(args.barrier != nullptr && args.runner != nullptr);
   auto* s = new RunState(*this, args, std::move(done));
+  // The preamble first, in this thread; then the nodes it leaves ready.
+  for (const int32_t id : preamble_) {
+    if (args.barrier->aborted()) return Finish(s);
+    bool later;
+    const Status status = RunNode(s, id, &later);
+    if (!status.ok()) {
+      s->status = status;  // no other thread has s yet
+      args.barrier->Abort(status);
+      return Finish(s);
+    }
+  }
   if (roots_.empty()) return Finish(s);
   s->outstanding.store(static_cast<int32_t>(roots_.size()),
                        std::memory_order_relaxed);

@@ -93,12 +93,15 @@ class ExecutorBarrier {
 /// The executor of one device's graph.
 ///
 /// Invariants (after Create): every node has a kernel; a node's predecessor
-/// count is its number of data inputs plus control inputs; each output has
-/// a value slot, and each slot knows how many inputs read it, so a value is
-/// freed as soon as its last reader has run. Immutable, so one executor
-/// serves concurrent steps, each with its own values and counts.
+/// count is its number of data inputs plus control inputs, not counting
+/// those from the preamble; each output has a value slot, and each slot
+/// knows how many inputs read it, so a value is freed as soon as its last
+/// reader has run (a preamble value at the end of the step). Immutable, so one
+/// executor serves concurrent steps, each with its own values and counts.
 ///
-/// Algorithm of a step: the nodes without predecessors are ready. Running a
+/// Algorithm of a step: first the preamble, the constants and variables,
+/// which no other node counts as a predecessor; then the other nodes
+/// without predecessors are ready. Running a
 /// node: unless the step is aborted, check its inputs hold values (or that
 /// its op allows them not to), call its kernel (ComputeAsync for an
 /// AsyncOpKernel), check its outputs, free the inputs it was the last
@@ -149,6 +152,10 @@ class ParallelExecutor {
 
   ParallelExecutor(const Graph* graph, Device* device);
 
+  // Runs node `id`'s kernel, checked and timed; the status to pass
+  // NodeDone, unless `*later`: an asynchronous kernel still running, whose
+  // callback will finish the node.
+  Status RunNode(RunState* s, int32_t id, bool* later) const;
   // Runs the nodes of `queue` and then, in this thread, the ready
   // successors it keeps, until none is left.
   void Process(RunState* s, std::vector<int32_t> queue) const;
@@ -178,7 +185,8 @@ class ParallelExecutor {
   std::vector<int32_t> successors_;    // by node, one entry per edge
   std::vector<int32_t> readers_;       // by value slot
   std::vector<int32_t> predecessors_;  // by node: data and control inputs
-  std::vector<int32_t> roots_;         // nodes with no predecessors
+  std::vector<int32_t> preamble_;      // cheap sources, run first (see Create)
+  std::vector<int32_t> roots_;         // the other nodes with no predecessors
   int32_t num_values_ = 0;
 };
 

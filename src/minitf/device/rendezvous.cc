@@ -102,7 +102,8 @@ StatusOr<Rendezvous::ParsedKey> Rendezvous::ParseKey(std::string_view key) {
     out.edge_name = parts[3];
     return out;
   }
-  return errors::InvalidArgument("Invalid rendezvous key: ", key);
+  // Two spaces, as TensorFlow's message has them.
+  return errors::InvalidArgument("Invalid  rendezvous key: ", key);
 }
 
 Status Rendezvous::Recv(const ParsedKey& key, const Args& recv_args,

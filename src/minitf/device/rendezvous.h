@@ -106,8 +106,9 @@ class Rendezvous {
                                std::string_view name,
                                const FrameAndIter& frame_iter);
   /// Splits a key made by CreateKey; InvalidArgument in TensorFlow's words
-  /// ("Invalid rendezvous key: ...") when it has not five parts, a part is
-  /// empty, a device name does not parse or the incarnation is not hex.
+  /// ("Invalid  rendezvous key: ..." with its two spaces) when it has not
+  /// five parts, a part is empty, a device name is not a full name or the
+  /// incarnation is not hexadecimal.
   static StatusOr<ParsedKey> ParseKey(std::string_view key);
 
   /// Leaves `value` under `key`, or hands it to a waiting receiver (whose

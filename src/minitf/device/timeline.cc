@@ -16,8 +16,7 @@ namespace minitf {
 
 namespace {
 
-// --- A JSON value and Python's json.dumps(indent=4)
-// ----------------------------
+// --- A JSON value and Python's json.dumps(indent=4) --------------------------
 
 struct Json;
 using JsonObject = std::vector<std::pair<std::string, Json>>;  // keeps order
@@ -96,8 +95,7 @@ void Write(const Json& j, int depth, std::string* out) {
 Json Int(int64_t v) { return Json{v}; }
 Json Str(std::string v) { return Json{std::move(v)}; }
 
-// --- The trace being built (Python's _ChromeTraceFormatter)
-// --------------------
+// --- The trace being built (Python's _ChromeTraceFormatter) ------------------
 
 class TraceFormatter {
  public:

@@ -196,10 +196,11 @@ StatusOr<Node*> Graph::AddNode(NodeSpec spec) {
   node->requested_device_ = std::move(spec.requested_device);
   Node* n = node.get();
   for (const Output& in : n->inputs_) {
+    // n is new, so it can already be among the consumers only through an
+    // earlier input of its own, which put it last: a check in constant time,
+    // where a search would make a tensor with many readers quadratic.
     auto& consumers = in.node()->consumers_;
-    if (std::find(consumers.begin(), consumers.end(), n) == consumers.end()) {
-      consumers.push_back(n);
-    }
+    if (consumers.empty() || consumers.back() != n) consumers.push_back(n);
   }
   for (Node* c : n->control_inputs_) c->control_outputs_.push_back(n);
   by_name_.emplace(n->name_, n);
