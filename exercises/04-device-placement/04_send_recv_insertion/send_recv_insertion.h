@@ -102,8 +102,8 @@ Status CutInputs(const Node& consumer, Cut* cut, NodeSpec* copy);
 /// The partitioner around CutInputs: the partitions of `graph`, by device,
 /// each node copied in order with the inputs CutInputs gives it. As
 /// tf::Partition (graph_partition.h) without its transfers of control
-/// edges: a control edge across devices is Unimplemented here, and so is
-/// (InvalidArgument) a copy to which CutInputs gave too few or many inputs.
+/// edges: a control edge across devices is Unimplemented here. A copy to
+/// which CutInputs gave too few or too many inputs is InvalidArgument.
 /// REQUIRES: every node of `graph` has an assigned device.
 inline StatusOr<std::map<std::string, std::unique_ptr<Graph>>> CutGraph(
     const Graph& graph,
