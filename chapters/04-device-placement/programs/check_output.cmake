@@ -2,7 +2,8 @@
 # file of expected text, to the character; its standard error against
 # another (or empty); and its exit code. Nothing is masked: a placement log
 # and a training run are the same on every run. On a difference it names
-# the first line that differs and keeps what the program printed, to diff.
+# the first line that differs and keeps what the program printed, to diff
+# with the expected file.
 #   cmake -DPROGRAM=<exe> [-DARGS="<arg> ..."] [-DEXPECTED=<file>]
 #         [-DEXPECTED_STDERR=<file>] [-DEXIT_CODE=<n>] -DACTUAL=<file>
 #         -P check_output.cmake
@@ -82,5 +83,6 @@ if(NOT rc STREQUAL EXIT_CODE)
   set(failed ON)
 endif()
 if(failed)
-  message(FATAL_ERROR "${PROGRAM} ${ARGS}: see diff ${EXPECTED} ${ACTUAL}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: what it printed is in ${ACTUAL} "
+                      "(standard error in ${ACTUAL}.stderr)")
 endif()

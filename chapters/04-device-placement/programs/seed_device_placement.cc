@@ -19,7 +19,10 @@
 // the optimizer ask for no device, so they go to the best one: GPU:0 when
 // there is a GPU (MINITF_VIRTUAL_GPUS=1 makes one), the CPU otherwise. The
 // floats are chapter 3's seed_linear_regression's to the last digit: where
-// an op runs does not change what it computes.
+// an op runs does not change what it computes. As there, the loop runs the
+// seed's 100,000 steps unless --steps asks for fewer, and each value is
+// printed as Python's format() prints a NumPy float32 (the tensor printer's
+// scalar form: the shortest digits that read back to the same float).
 // Usage: seed_device_placement [--steps N]   (the seed's 100000)
 #include <minitf/minitf.h>
 
