@@ -220,5 +220,62 @@ TEST(ConstantTest, ValueAndDtypeAttrMustAgree) {
             "(op: 'Const') with input shapes: .");
 }
 
+// The names of the nodes `op` waits for, through control edges.
+std::vector<std::string> Waits(const Operation& op) {
+  std::vector<std::string> names;
+  for (const Node* n : op.node()->control_inputs()) names.push_back(n->name());
+  return names;
+}
+
+// tf.global_variables_initializer() of variables made under tf.device: the
+// "init" NoOp asks for their device, as TensorFlow's tf.group puts it there.
+TEST(GroupTest, IsNamedAsAScopeAndAsksForTheDeviceItsInputsShare) {
+  Graph g;
+  graph_scope use(g);
+  Operation a, b;
+  {
+    device_scope on_cpu("/cpu:0");
+    a = no_op("a");
+    b = no_op("b");
+  }
+  Operation init = group({a, b}, "init");
+  EXPECT_EQ(init.name(), "init");
+  EXPECT_EQ(init.device(), a.device());
+  EXPECT_NE(init.device(), "");
+  EXPECT_EQ(Waits(init), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(group({a}, "init").name(), "init_1");
+  Operation none = group({});
+  EXPECT_EQ(none.name(), "group_deps");
+  EXPECT_EQ(none.device(), "");
+}
+
+TEST(GroupTest, InputsOnSeveralDevicesMakeATreeOfOneNoOpPerDevice) {
+  Graph g;
+  graph_scope use(g);
+  Operation on_gpu1, on_cpu, anywhere = no_op("anywhere"), on_gpu1_too;
+  {
+    device_scope on("/gpu:1");
+    on_gpu1 = no_op("on_gpu1");
+    on_gpu1_too = no_op("on_gpu1_too");
+  }
+  {
+    device_scope on("/cpu:0");
+    on_cpu = no_op("on_cpu");
+  }
+  Operation train = group({on_gpu1, on_cpu, anywhere, on_gpu1_too}, "train");
+  EXPECT_EQ(train.device(), "");
+  // One NoOp per device, in the order of the devices' names ("" first).
+  EXPECT_EQ(Waits(train), (std::vector<std::string>{
+                              "train/NoOp", "train/NoOp_1", "train/NoOp_2"}));
+  const Node* per_device[] = {g.FindNode("train/NoOp"),
+                              g.FindNode("train/NoOp_1"),
+                              g.FindNode("train/NoOp_2")};
+  EXPECT_EQ(per_device[0]->requested_device(), "");
+  EXPECT_EQ(per_device[1]->requested_device(), on_cpu.device());
+  EXPECT_EQ(per_device[2]->requested_device(), on_gpu1.device());
+  EXPECT_EQ(Waits(Operation(g.FindNode("train/NoOp_2"))),
+            (std::vector<std::string>{"on_gpu1", "on_gpu1_too"}));
+}
+
 }  // namespace
 }  // namespace minitf

@@ -1,6 +1,9 @@
 #include "minitf/graph/ops/array_ops.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
 
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/scope.h"
@@ -434,14 +437,39 @@ Operation no_op(const std::string& name) {
 }
 
 Operation group(const std::vector<Operation>& inputs, const std::string& name) {
-  // A NoOp with a control edge from each input, as tf.group builds it.
-  NodeBuilder b("NoOp", name.empty() ? "group_deps" : name);
+  // As tf.group builds it: the inputs sorted by the device they asked for.
   std::vector<Output> graph_of;
+  std::map<std::string, std::vector<Operation>> on_device;
   for (const Operation& op : inputs) {
-    b.ControlInput(op.node());
     if (op.num_outputs() > 0) graph_of.push_back(op.output(0));
+    on_device[op.device()].push_back(op);
   }
-  Node* n = ops::AddNode(b, graph_of);
+  ops::OpScope scope(name, "group_deps", graph_of);
+  // A NoOp with a control edge from each of `deps`, under
+  // `with tf.device(device):` unless `device` is "".
+  auto wait_for = [](const std::vector<Operation>& deps,
+                     const std::string& device, NodeBuilder b) {
+    std::optional<device_scope> on;
+    if (!device.empty()) on.emplace(device);
+    for (const Operation& op : deps) b.ControlInput(op.node());
+    return ops::AddNode(b, {});
+  };
+  NodeBuilder root = NodeBuilder("NoOp", scope.op_name()).ExactName();
+  Node* n = nullptr;
+  if (on_device.size() <= 1) {
+    // One device (or none asked for): the NoOp goes there too.
+    n = wait_for(inputs, on_device.empty() ? "" : on_device.begin()->first,
+                 root);
+  } else {
+    // A two-level tree: a NoOp "<name>/NoOp" per device, in the order of the
+    // devices' names, waits for that device's inputs; the NoOp returned,
+    // which asks for no device, waits for those.
+    std::vector<Operation> per_device;
+    for (const auto& [device, deps] : on_device) {
+      per_device.emplace_back(wait_for(deps, device, NodeBuilder("NoOp", "")));
+    }
+    n = wait_for(per_device, "", root);
+  }
   for (const Operation& op : inputs) {
     if (op.graph() != n->graph()) {
       throw errors::InvalidArgumentError(

@@ -55,7 +55,14 @@ Output identity(Output input, const std::string& name = "");
 /// tf.no_op: does nothing; useful as a target that carries control edges.
 Operation no_op(const std::string& name = "");
 
-/// tf.group(ops...): one op that runs after all of `inputs`.
+/// tf.group(ops...): one op that runs after all of `inputs`, a NoOp named
+/// `name` ("group_deps" by default, made unique as a name scope is). As in
+/// TensorFlow 1.x, when every input asked for the same device (a variable's
+/// initializers, an optimizer's updates colocated with their variables),
+/// the NoOp asks for it too; when they asked for several, one NoOp per
+/// device, "<name>/NoOp", "<name>/NoOp_1" ... in the order of the device
+/// names, waits for that device's inputs, and the NoOp returned, which asks
+/// for no device, waits for them.
 Operation group(const std::vector<Operation>& inputs,
                 const std::string& name = "");
 
