@@ -167,7 +167,7 @@ class DotWriter {
     size_t i = 0;
     while (i < devices_.size() && devices_[i] != device) ++i;
     if (i == devices_.size()) devices_.push_back(device);
-    return kDeviceColors[i % std::size(kDeviceColors)];
+    return DotDeviceColor(i);
   }
 
   const Graph& graph_;
@@ -181,6 +181,10 @@ class DotWriter {
 
 std::string ToDot(const Graph& graph, const DotOptions& options) {
   return DotWriter(graph, options).Write();
+}
+
+std::string DotDeviceColor(size_t index) {
+  return kDeviceColors[index % std::size(kDeviceColors)];
 }
 
 Status WriteDot(const Graph& graph, const std::string& path,

@@ -16,6 +16,7 @@
 //   // then: dot -Tsvg graph.dot -o graph.svg
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "minitf/graph/graph.h"
@@ -50,5 +51,11 @@ std::string ToDot(const Graph& graph, const DotOptions& options = {});
 /// Writes ToDot's text to `path`; Unknown, naming the path, when it cannot.
 Status WriteDot(const Graph& graph, const std::string& path,
                 const DotOptions& options = {});
+
+/// The fill colour ToDot gives the device it meets `index`-th (from 0) under
+/// color_by_device: "#a6cee3", "#b2df8a", ...; after the tenth the colours
+/// repeat. Pictures drawn beside ToDot's (a graph's partitions, a timeline)
+/// take their colours from here, so that a device looks the same in all.
+std::string DotDeviceColor(size_t index);
 
 }  // namespace minitf
