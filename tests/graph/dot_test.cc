@@ -139,6 +139,17 @@ TEST(DotTest, DeviceColoursDTypeLabelsAndNoClusters) {
   EXPECT_EQ(ToDot(g, options), dot);  // Deterministic.
 }
 
+// The colours other pictures take from DotDeviceColor are ToDot's, in
+// order, and they repeat after the tenth.
+TEST(DotTest, DeviceColorsAreToDotsInOrderAndRepeat) {
+  EXPECT_EQ(DotDeviceColor(0), "#a6cee3");
+  EXPECT_EQ(DotDeviceColor(1), "#b2df8a");
+  EXPECT_EQ(DotDeviceColor(2), "#fb9a99");
+  EXPECT_NE(DotDeviceColor(9), DotDeviceColor(0));
+  EXPECT_EQ(DotDeviceColor(10), DotDeviceColor(0));
+  EXPECT_EQ(DotDeviceColor(13), DotDeviceColor(3));
+}
+
 TEST(DotTest, ScalarsSecondOutputsAndNoLabels) {
   Graph g;
   {

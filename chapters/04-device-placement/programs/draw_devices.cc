@@ -175,8 +175,11 @@ std::string PartitionsToDot(const std::vector<tf::GraphDef>& partitions,
 std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
   struct Row {
     std::string device;
-    uint32_t thread;
+    uint32_t thread = 0;
     std::vector<const tf::NodeExecStats*> nodes;
+    std::vector<int> lane;  // by node: a _Recv's wait may overlap the next
+    int lanes = 0;
+    double y = 0, height = 0;
   };
   std::vector<Row> rows;
   int64_t t0 = INT64_MAX, t1 = 0;
@@ -186,7 +189,9 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
         return r.device == d.device && r.thread == n.thread_id;
       });
       if (row == rows.end()) {
-        rows.push_back({d.device, n.thread_id, {}});
+        rows.emplace_back();
+        rows.back().device = d.device;
+        rows.back().thread = n.thread_id;
         row = rows.end() - 1;
       }
       row->nodes.push_back(&n);
@@ -201,10 +206,26 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
   });
   // Nodes take microseconds, so a box is often a few pixels wide: its
   // label goes below it, on one of four lines in turn, with a tick up to
-  // the box.
+  // the box. Boxes that overlap in time (an asynchronous _Recv waiting while
+  // its thread runs other nodes) go one under the other, as in Chrome's
+  // lanes: each in the first lane free when it starts.
   const double width = 1000, left = 130, right = 80, top = 30, box_h = 18,
-               line_h = 12, row_h = box_h + 4 * line_h + 14, axis_h = 40;
-  const double bottom = top + row_h * rows.size();
+               line_h = 12, axis_h = 40;
+  double bottom = top;
+  for (Row& row : rows) {
+    std::vector<int64_t> ends;
+    for (const tf::NodeExecStats* n : row.nodes) {
+      size_t lane = 0;
+      while (lane < ends.size() && n->all_start_micros < ends[lane]) ++lane;
+      if (lane == ends.size()) ends.push_back(0);
+      ends[lane] = n->all_start_micros + n->all_end_rel_micros;
+      row.lane.push_back(static_cast<int>(lane));
+    }
+    row.lanes = static_cast<int>(ends.size());
+    row.y = bottom;
+    row.height = row.lanes * box_h + 4 * line_h + 14;
+    bottom += row.height;
+  }
   const double height = bottom + axis_h;
   const double span = std::max<int64_t>(1, t1 - t0);
   auto px = [&](int64_t t) {
@@ -235,9 +256,8 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
                 "microseconds since the step's first node</text>\n",
                 (left + width - right) / 2, height - 6);
   svg += buf;
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const Row& row = rows[r];
-    const double y = top + row_h * r;
+  for (const Row& row : rows) {
+    const double y = row.y;
     // "GPU:2", the end of the device's full name.
     const std::string local =
         row.device.substr(row.device.rfind(':', row.device.rfind(':') - 1) + 1);
@@ -253,7 +273,8 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
       const double x0 = px(n.all_start_micros);
       const double x1 =
           std::max(x0 + 2, px(n.all_start_micros + n.all_end_rel_micros));
-      const double label_y = y + 4 + box_h + line_h * (i % 4 + 1);
+      const double box_y = y + 4 + row.lane[i] * box_h;
+      const double label_y = y + 4 + row.lanes * box_h + line_h * (i % 4 + 1);
       std::snprintf(buf, sizeof buf,
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                     "height=\"%.1f\" fill=\"%s\" stroke=\"#333\">"
@@ -261,10 +282,10 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
                     "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                     "stroke=\"#999\"/>\n"
                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n",
-                    x0, y + 4, x1 - x0, box_h, color.c_str(),
+                    x0, box_y, x1 - x0, box_h, color.c_str(),
                     XmlText(n.timeline_label).c_str(),
                     static_cast<long long>(n.all_end_rel_micros), x0,
-                    y + 4 + box_h, x0, label_y - 9, x0, label_y,
+                    box_y + box_h, x0, label_y - 9, x0, label_y,
                     XmlText(n.node_name).c_str());
       svg += buf;
     }
