@@ -35,10 +35,14 @@ foreach(device GPU:2 GPU:3 CPU:0)
   check(timeline.svg ">${device}, thread [0-9]+<")
 endforeach()
 check(placed.dot "^digraph \"placed\"" "cluster_devices"
-      "\"MatMul\" .label=\"MatMul\\\\nMatMul\\\\n${prefix}GPU:2\""
-      "\"AddN\" .label=\"AddN\\\\nAddN\\\\n${prefix}CPU:0\"")
+      "\"MatMul\" .label=\"MatMul\\\\nMatMul\", style=filled, fillcolor=\"#a6cee3\""
+      "\"AddN\" .label=\"AddN\\\\nAddN\", style=filled, fillcolor=\"#fb9a99\"")
 # Each tower's product crosses to the CPU once: a _Send on its GPU, a _Recv
 # on the CPU, joined by a dashed arrow labelled with the tensor.
+# A device has one colour in both drawings.
+check(partitioned.dot
+      "label=\"${prefix}GPU:2\";\n    style=filled; fillcolor=\"#a6cee3\";"
+      "label=\"${prefix}CPU:0\";\n    style=filled; fillcolor=\"#fb9a99\";")
 check(partitioned.dot "^digraph \"partitions\""
       "\\\\n_Send\", shape=cds" "\\\\n_Recv\", shape=cds"
       "-> \"[^\"]*\" .style=dashed, color=\"#555555\", label=\"MatMul:0\"."

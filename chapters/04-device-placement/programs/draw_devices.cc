@@ -339,9 +339,10 @@ int main(int argc, char** argv) try {
     }
   }
   DeviceColors colors(graph);
-  tf::errors::ThrowIfError(
-      tf::WriteDot(graph, folder + "/placed.dot",
-                   {.color_by_device = true, .graph_name = "placed"}));
+  tf::errors::ThrowIfError(tf::WriteDot(graph, folder + "/placed.dot",
+                                        {.color_by_device = true,
+                                         .label_devices = false,
+                                         .graph_name = "placed"}));
   std::cout << "wrote " << folder << "/placed.dot\n";
   WriteFile(folder + "/partitioned.dot",
             PartitionsToDot(metadata.partition_graphs, &colors));

@@ -39,6 +39,11 @@ struct DotOptions {
   /// Fills each node with a colour per device (the assigned device once a
   /// placer has run, else the requested one) and adds a legend.
   bool color_by_device = false;
+  /// With color_by_device: also writes each node's device under its name.
+  /// Without it the colour and the legend alone say where a node is, which
+  /// keeps nodes narrow when device names are long
+  /// ("/job:localhost/replica:0/task:0/device:GPU:0").
+  bool label_devices = true;
   /// The name after `digraph`.
   std::string graph_name = "minitf";
 };
