@@ -23,9 +23,18 @@ void StepStatsCollector::Finalize(StepStats* step_stats) {
 }
 
 int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  using std::chrono::duration_cast;
+  using std::chrono::microseconds;
+  using std::chrono::steady_clock;
+  using std::chrono::system_clock;
+  // The wall clock can step back (NTP, a virtual machine's clock catching
+  // up); durations measured with it could come out negative.
+  static const int64_t epoch_at_start =
+      duration_cast<microseconds>(system_clock::now().time_since_epoch())
+          .count();
+  static const steady_clock::time_point start = steady_clock::now();
+  return epoch_at_start +
+         duration_cast<microseconds>(steady_clock::now() - start).count();
 }
 
 uint32_t CurrentThreadNumber() {

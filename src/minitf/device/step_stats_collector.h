@@ -38,7 +38,10 @@ class StepStatsCollector {
   std::map<std::string, size_t> index_of_;  // guarded by mu_
 };
 
-/// Microseconds since the epoch, the clock of NodeExecStats.
+/// Microseconds since the epoch, the clock of NodeExecStats. The wall clock
+/// is read once, when the process first asks; after that the time advances
+/// with the monotonic clock, so it never runs backwards when the system's
+/// clock is adjusted, and an op's end is never before its start.
 int64_t NowMicros();
 /// A small number for the calling thread, the same for its whole life:
 /// 1 for the first thread that asks, 2 for the next ...
