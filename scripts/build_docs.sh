@@ -28,7 +28,8 @@ export PYTHONDONTWRITEBYTECODE=1
 source scripts/common.sh
 command -v dot >/dev/null || fail "Graphviz's dot is missing; run scripts/setup.sh"
 programs="$MINITF_BUILD/programs"
-if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ]]; then
+if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
+      ! -x "$programs/04-device-placement/draw_devices" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
 fi
@@ -37,6 +38,11 @@ rm -rf "$generated"
 mkdir -p "$generated"
 "$programs/02-graph-and-session/draw_graphs" "$generated/dot" >/dev/null
 "$programs/03-variables-and-autodiff/draw_gradients" "$generated/dot" >/dev/null
+# Chapter 4: seed 001's towers on four virtual GPUs, placed, partitioned and
+# traced. The two traces go to the site as they are (timeline.json opens in
+# chrome://tracing or Perfetto).
+"$programs/04-device-placement/draw_devices" "$generated/dot" >/dev/null
+mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
 for f in "$generated"/dot/*.dot; do
   dot -Tsvg "$f" -o "$generated/$(basename "${f%.dot}").svg" || fail "dot could not render $f"
 done

@@ -133,10 +133,44 @@ TEST(DotTest, DeviceColoursDTypeLabelsAndNoClusters) {
       "style=filled, fillcolor=\"#b2df8a\"];\n"
       "    \"_device_2\" [label=\"/gpu:1\", shape=box, style=filled, "
       "fillcolor=\"#fb9a99\"];\n"
+      "    \"_device_0\" -> \"_device_1\" [style=invis];\n"
+      "    \"_device_1\" -> \"_device_2\" [style=invis];\n"
       "  }\n"
       "}\n"))
       << dot;
   EXPECT_EQ(ToDot(g, options), dot);  // Deterministic.
+}
+
+// Without label_devices a node keeps its colour but not the device's name,
+// which only the legend then shows.
+TEST(DotTest, DevicesOnlyInTheLegendWithoutLabelDevices) {
+  Graph g;
+  graph_scope use(g);
+  {
+    device_scope on("/gpu:1");
+    constant(1.f, "a");
+  }
+  DotOptions options;
+  options.color_by_device = true;
+  options.label_devices = false;
+  const std::string dot = ToDot(g, options);
+  EXPECT_NE(dot.find("\"a\" [label=\"a\\nConst\", shape=box, style=filled, "
+                     "fillcolor=\"#a6cee3\"];\n"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("\"_device_0\" [label=\"/gpu:1\""), std::string::npos)
+      << dot;
+}
+
+// The colours other pictures take from DotDeviceColor are ToDot's, in
+// order, and they repeat after the tenth.
+TEST(DotTest, DeviceColorsAreToDotsInOrderAndRepeat) {
+  EXPECT_EQ(DotDeviceColor(0), "#a6cee3");
+  EXPECT_EQ(DotDeviceColor(1), "#b2df8a");
+  EXPECT_EQ(DotDeviceColor(2), "#fb9a99");
+  EXPECT_NE(DotDeviceColor(9), DotDeviceColor(0));
+  EXPECT_EQ(DotDeviceColor(10), DotDeviceColor(0));
+  EXPECT_EQ(DotDeviceColor(13), DotDeviceColor(3));
 }
 
 TEST(DotTest, ScalarsSecondOutputsAndNoLabels) {

@@ -35,6 +35,7 @@ const CHAPTERS = [
   {title: 'Chapter 1 — Tensors', source: 'chapters/01-tensors/README.md'},
   {title: 'Chapter 2 — Graph and Session', source: 'chapters/02-graph-and-session/README.md'},
   {title: 'Chapter 3 — Variables, autodiff and training', source: 'chapters/03-variables-and-autodiff/README.md'},
+  {title: 'Chapter 4 — Devices and placement', source: 'chapters/04-device-placement/README.md'},
 ];
 const NAV_TITLES = ['Home', ...CHAPTERS.map((c) => c.title), 'Exercises', 'API reference'];
 const API_TITLE = 'API reference';

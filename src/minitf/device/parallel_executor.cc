@@ -18,6 +18,7 @@ ExecutorBarrier::ExecutorBarrier(int num_executors, Rendezvous* rendezvous,
       done_(std::move(done)),
       pending_(num_executors) {}
 
+// --8<-- [start:barrier_abort]
 void ExecutorBarrier::Abort(const Status& status) {
   MINITF_CHECK(!status.ok());
   Status first;
@@ -31,6 +32,7 @@ void ExecutorBarrier::Abort(const Status& status) {
   // executors may report here.
   if (rendezvous_ != nullptr) rendezvous_->StartAbort(first);
 }
+// --8<-- [end:barrier_abort]
 
 void ExecutorBarrier::ExecutorDone(const Status& status) {
   if (!status.ok()) Abort(status);

@@ -125,7 +125,7 @@ class DotWriter {
                                       ? n.requested_device()
                                       : n.assigned_device();
       if (!device.empty()) {
-        label += "\\n" + Escape(device);
+        if (options_.label_devices) label += "\\n" + Escape(device);
         attrs += ", style=filled, fillcolor=\"" + DeviceColor(device) + "\"";
       }
     }
@@ -148,8 +148,10 @@ class DotWriter {
     }
   }
 
-  // One box per device, in the order the devices were first met. Names
-  // starting with '_' cannot be op names, so they never clash with nodes.
+  // One box per device, in the order the devices were first met, one under
+  // the other (joined by invisible edges), so that long device names do not
+  // make the picture wide. Names starting with '_' cannot be op names, so
+  // they never clash with nodes.
   void WriteLegend() {
     if (devices_.empty()) return;
     out_ += "  subgraph cluster_devices {\n";
@@ -160,6 +162,10 @@ class DotWriter {
               ", shape=box, style=filled, fillcolor=\"" +
               DeviceColor(devices_[i]) + "\"];\n";
     }
+    for (size_t i = 1; i < devices_.size(); ++i) {
+      out_ += "    \"_device_" + std::to_string(i - 1) + "\" -> \"_device_" +
+              std::to_string(i) + "\" [style=invis];\n";
+    }
     out_ += "  }\n";
   }
 
@@ -167,7 +173,7 @@ class DotWriter {
     size_t i = 0;
     while (i < devices_.size() && devices_[i] != device) ++i;
     if (i == devices_.size()) devices_.push_back(device);
-    return kDeviceColors[i % std::size(kDeviceColors)];
+    return DotDeviceColor(i);
   }
 
   const Graph& graph_;
@@ -181,6 +187,10 @@ class DotWriter {
 
 std::string ToDot(const Graph& graph, const DotOptions& options) {
   return DotWriter(graph, options).Write();
+}
+
+std::string DotDeviceColor(size_t index) {
+  return kDeviceColors[index % std::size(kDeviceColors)];
 }
 
 Status WriteDot(const Graph& graph, const std::string& path,

@@ -16,6 +16,7 @@
 //   // then: dot -Tsvg graph.dot -o graph.svg
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "minitf/graph/graph.h"
@@ -38,6 +39,11 @@ struct DotOptions {
   /// Fills each node with a colour per device (the assigned device once a
   /// placer has run, else the requested one) and adds a legend.
   bool color_by_device = false;
+  /// With color_by_device: also writes each node's device under its name.
+  /// Without it the colour and the legend alone say where a node is, which
+  /// keeps nodes narrow when device names are long
+  /// ("/job:localhost/replica:0/task:0/device:GPU:0").
+  bool label_devices = true;
   /// The name after `digraph`.
   std::string graph_name = "minitf";
 };
@@ -50,5 +56,11 @@ std::string ToDot(const Graph& graph, const DotOptions& options = {});
 /// Writes ToDot's text to `path`; Unknown, naming the path, when it cannot.
 Status WriteDot(const Graph& graph, const std::string& path,
                 const DotOptions& options = {});
+
+/// The fill colour ToDot gives the device it meets `index`-th (from 0) under
+/// color_by_device: "#a6cee3", "#b2df8a", ...; after the tenth the colours
+/// repeat. Pictures drawn beside ToDot's (a graph's partitions, a timeline)
+/// take their colours from here, so that a device looks the same in all.
+std::string DotDeviceColor(size_t index);
 
 }  // namespace minitf
