@@ -375,12 +375,13 @@ TEST_F(DirectSessionTest, ATracedRunReportsEveryNodePerDevice) {
   const TensorDescription& d = matmul_stats->output[0].tensor_description;
   EXPECT_EQ(d.shape, TensorShape({2, 2}));
   EXPECT_EQ(d.allocation_description.requested_bytes, 16);
-  // The timeline shows both devices, and the arrows of the transfers.
+  // The timeline shows both devices. (Whether it draws arrows depends on
+  // timing: an arrow joins a producer and a consumer only when they landed
+  // in different lanes; timeline_test.cc checks the arrows on fixed stats.)
   const std::string trace =
       Timeline(metadata.step_stats).generate_chrome_trace_format();
   EXPECT_NE(trace.find(std::string(kGpu0) + " Compute"), std::string::npos);
   EXPECT_NE(trace.find(std::string(kCpu0) + " Compute"), std::string::npos);
-  EXPECT_NE(trace.find("\"cat\": \"DataFlow\""), std::string::npos);
   // An untraced run leaves the stats alone.
   RunMetadata untraced;
   ASSERT_TRUE(
