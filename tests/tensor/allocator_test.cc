@@ -10,6 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "minitf/tensor/kernels/cwise_ops.h"
+#include "minitf/tensor/kernels/matmul.h"
+#include "minitf/tensor/kernels/reduction_ops.h"
 #include "minitf/tensor/tensor.h"
 
 namespace minitf {
@@ -297,6 +300,115 @@ TEST(BufferTest, CreateReturnsNullWhenOutOfMemory) {
             nullptr);
   CountingAllocator device(/*host_accessible=*/false);
   EXPECT_EQ(Buffer::Create(&device, size_t{1} << 50), nullptr);
+}
+
+// --- The default allocator --------------------------------------------------
+
+// Grants its first `allowed` requests (from the CPU allocator), then refuses
+// every one, as a device whose memory has filled up.
+class FillingAllocator final : public Allocator {
+ public:
+  explicit FillingAllocator(int allowed) : allowed_(allowed) {}
+  std::string Name() const override { return "filling"; }
+  void* AllocateRaw(size_t alignment, size_t num_bytes) override {
+    if (allowed_ == 0) return nullptr;
+    --allowed_;
+    return cpu_allocator()->AllocateRaw(alignment, num_bytes);
+  }
+  void DeallocateRaw(void* ptr) override {
+    cpu_allocator()->DeallocateRaw(ptr);
+  }
+
+ private:
+  int allowed_;
+};
+
+TEST(DefaultAllocatorTest, IsTheCpuAllocatorWithoutAScope) {
+  EXPECT_EQ(DefaultAllocator(), cpu_allocator());
+  EXPECT_EQ(Tensor(DT_FLOAT, {2}).allocator(), cpu_allocator());
+}
+
+// --8<-- [start:default_allocator_scope]
+TEST(DefaultAllocatorTest, AScopeDecidesWhereNewTensorsGo) {
+  CountingAllocator device(/*host_accessible=*/true);
+  {
+    ScopedDefaultAllocator on_device(&device);
+    EXPECT_EQ(DefaultAllocator(), &device);
+    const Tensor made(DT_FLOAT, {2, 3});
+    const Tensor literal({1.f, 2.f});
+    const Tensor scalar(3.f);
+    EXPECT_EQ(made.allocator(), &device);
+    EXPECT_EQ(literal.allocator(), &device);
+    EXPECT_EQ(scalar.allocator(), &device);
+    EXPECT_EQ(Tensor::Allocate(DT_INT32, {4}).value().allocator(), &device);
+    // Layer 1's functions make their results there too.
+    const Tensor sum = kernels::Add(literal, literal).value();
+    EXPECT_EQ(sum.allocator(), &device);
+    EXPECT_EQ(sum.ToVector<float>(), (std::vector<float>{2.f, 4.f}));
+    // An explicit allocator still wins.
+    EXPECT_EQ(Tensor(cpu_allocator(), DT_FLOAT, {2}).allocator(),
+              cpu_allocator());
+    EXPECT_EQ(device.allocations, 5);
+  }
+  EXPECT_EQ(device.deallocations, 5);
+  EXPECT_EQ(DefaultAllocator(), cpu_allocator());
+}
+// --8<-- [end:default_allocator_scope]
+
+TEST(DefaultAllocatorTest, ANestedScopeRestoresThePreviousAllocator) {
+  CountingAllocator outer(/*host_accessible=*/true);
+  CountingAllocator inner(/*host_accessible=*/true);
+  {
+    ScopedDefaultAllocator a(&outer);
+    {
+      ScopedDefaultAllocator b(&inner);
+      EXPECT_EQ(DefaultAllocator(), &inner);
+      {
+        ScopedDefaultAllocator c(cpu_allocator());
+        EXPECT_EQ(DefaultAllocator(), cpu_allocator());
+      }
+      EXPECT_EQ(DefaultAllocator(), &inner);
+    }
+    EXPECT_EQ(DefaultAllocator(), &outer);
+  }
+  EXPECT_EQ(DefaultAllocator(), cpu_allocator());
+}
+
+TEST(DefaultAllocatorTest, BelongsToTheThreadThatOpenedTheScope) {
+  CountingAllocator device(/*host_accessible=*/true);
+  ScopedDefaultAllocator on_device(&device);
+  Allocator* seen = nullptr;
+  Allocator* made_with = nullptr;
+  std::thread([&] {
+    seen = DefaultAllocator();
+    made_with = Tensor(DT_FLOAT, {8}).allocator();
+  }).join();
+  EXPECT_EQ(seen, cpu_allocator());
+  EXPECT_EQ(made_with, cpu_allocator());
+  EXPECT_EQ(DefaultAllocator(), &device);
+  EXPECT_EQ(device.allocations, 0);
+}
+
+TEST(DefaultAllocatorTest, AFullDefaultIsAnErrorForAllocateAndForKernels) {
+  const Tensor x({{1.f, 2.f}, {3.f, 4.f}});
+  const Tensor cube({{{1.f, 2.f}, {3.f, 4.f}}, {{5.f, 6.f}, {7.f, 8.f}}});
+  {
+    FillingAllocator full(0);
+    ScopedDefaultAllocator on_full(&full);
+    const Status s = Tensor::Allocate(DT_FLOAT, {2, 3}).status();
+    EXPECT_EQ(s.code(), error::RESOURCE_EXHAUSTED);
+    EXPECT_EQ(s.message(),
+              "OOM when allocating tensor with shape[2,3] and type float on "
+              "filling");
+    EXPECT_EQ(kernels::MatMul(x, x).status().code(), error::RESOURCE_EXHAUSTED);
+  }
+  // Reducing axes 0 and 2 of [2,2,2] takes two passes through a scratch
+  // tensor: when only the output fits, the scratch is refused, not a crash.
+  FillingAllocator one(1);
+  ScopedDefaultAllocator on_one(&one);
+  EXPECT_EQ(
+      kernels::ReduceSum(cube, std::vector<int>{0, 2}, false).status().code(),
+      error::RESOURCE_EXHAUSTED);
 }
 
 }  // namespace

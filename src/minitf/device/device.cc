@@ -1,5 +1,6 @@
 #include "minitf/device/device.h"
 
+#include <string_view>
 #include <utility>
 
 namespace minitf {
@@ -19,6 +20,7 @@ Device::Device(DeviceAttributes attributes, Allocator* base,
                std::string allocator_name, int64_t bytes_limit)
     : attributes_(std::move(attributes)),
       parsed_name_(ParseDeviceName(attributes_.name)),
+      base_(base),
       allocator_(new TrackingAllocator(std::move(allocator_name), base,
                                        bytes_limit)) {}
 
@@ -27,14 +29,24 @@ Device::~Device() { allocator_->DestroyWhenIdle(); }
 // --8<-- [start:allocate_tensor]
 StatusOr<Tensor> Device::AllocateTensor(DType dtype, const TensorShape& shape) {
   StatusOr<Tensor> tensor = Tensor::Allocate(dtype, shape, allocator_);
-  if (tensor.ok() || tensor.status().code() != error::RESOURCE_EXHAUSTED) {
-    return tensor;
+  if (tensor.ok()) return tensor;
+  return NameDeviceInOom(tensor.status());
+}
+
+Status Device::NameDeviceInOom(const Status& status) const {
+  // Layer 1 knows the allocator, not the device: its message ends in
+  // " on <allocator>". This is the device of that allocator, so it names
+  // itself there, in the words of TensorFlow's allocate_tensor.
+  const std::string tail = " on " + allocator_->Name();
+  const std::string& message = status.message();
+  if (status.code() != error::RESOURCE_EXHAUSTED ||
+      !message.starts_with("OOM when allocating tensor") ||
+      !message.ends_with(tail)) {
+    return status;
   }
-  // The words of TensorFlow's OpKernelContext::allocate_tensor.
-  return errors::ResourceExhausted("OOM when allocating tensor with shape",
-                                   shape.DebugString(), " and type ",
-                                   DataTypeString(dtype), " on ", name(),
-                                   " by allocator ", allocator_->Name());
+  return errors::ResourceExhausted(
+      std::string_view(message).substr(0, message.size() - tail.size()), " on ",
+      name(), " by allocator ", allocator_->Name());
 }
 // --8<-- [end:allocate_tensor]
 

@@ -70,6 +70,24 @@ class Device {
   /// for a device with a limit, refuses past it).
   Allocator* allocator() const { return allocator_; }
   AllocatorStats GetAllocatorStats() const { return allocator_->GetStats(); }
+  /// The allocator this device's kernels make their tensors from: the
+  /// executor makes it the default allocator around each kernel it runs
+  /// (ScopedDefaultAllocator, allocator.h). For a device with a memory of its
+  /// own that is allocator(), so that its limit and statistics cover every
+  /// output and temporary of its kernels. For a device on host memory it is
+  /// the memory's own allocator, uncounted, as TensorFlow's CPU device hands
+  /// its kernels the process's CPU allocator: counting there would put a
+  /// lock on every tensor of every CPU kernel for statistics that enforce
+  /// nothing, since a CPU device has no limit.
+  Allocator* kernel_allocator() const {
+    return UsesHostMemory() ? base_ : allocator_;
+  }
+  /// `status` in TensorFlow's words when it is layer 1's refusal of this
+  /// device's allocator ("OOM when allocating tensor with shape[2,3] and
+  /// type float on GPU_0_virtual"): "... on /job:localhost/replica:0/task:0/
+  /// device:GPU:0 by allocator GPU_0_virtual", as TensorFlow's
+  /// OpKernelContext::allocate_tensor reports it. Any other status unchanged.
+  Status NameDeviceInOom(const Status& status) const;
   /// A tensor in this device's memory. When the memory is full,
   /// ResourceExhausted in TensorFlow's words: "OOM when allocating tensor
   /// with shape[1024,1024] and type float on /job:localhost/replica:0/task:0/
@@ -111,6 +129,7 @@ class Device {
  private:
   const DeviceAttributes attributes_;
   const DeviceSpec parsed_name_;
+  Allocator* const base_;
   TrackingAllocator* const allocator_;  // see TrackingAllocator's lifetime
   std::atomic<int64_t> copies_in_{0};
   std::atomic<int64_t> bytes_in_{0};

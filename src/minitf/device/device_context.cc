@@ -73,7 +73,10 @@ void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
   // Two kinds of device that cannot reach each other: stop on the host.
   StatusOr<DeviceContext*> to = ContextOf(dst);
   if (!to.ok()) return finish(to.status());
-  StatusOr<Tensor> staged = Tensor::Allocate(input.dtype(), input.shape());
+  // The stop is host memory, whatever the calling thread's default allocator
+  // (a kernel's device's, when the copy runs inside a _Recv).
+  StatusOr<Tensor> staged =
+      Tensor::Allocate(input.dtype(), input.shape(), cpu_allocator());
   if (!staged.ok()) return finish(staged.status());
   auto host = std::make_shared<Tensor>(std::move(staged).value());
   from.value()->CopyDeviceTensorToCPU(

@@ -203,6 +203,9 @@ Status DirectSession::PlaceNewNodes() {
 StatusOr<OpKernel*> DirectSession::KernelFor(
     const Node& node, Device* device,
     std::vector<std::unique_ptr<OpKernel>>* owned) {
+  // What a kernel keeps from its construction (a Const's value) lies in its
+  // device's memory, as what it makes when it runs does.
+  ScopedDefaultAllocator on_device(device->kernel_allocator());
   // The user's node of that name, if this is a copy of it (a node the
   // rewrite or the cut made may happen to share a name, never its op and
   // attrs).

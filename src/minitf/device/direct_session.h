@@ -20,9 +20,12 @@
 // A run then sends the fed values into a fresh rendezvous, starts every
 // partition's executor at once on the inter-op pool, waits for all of them,
 // and receives the fetched values from the rendezvous. Each device's kernels
-// get that device's allocator and that device's ResourceMgr, so a variable
-// lives on the device it was placed on. Results are the same as chapter 2's
-// session gives: only where the work happens changes.
+// make their tensors in that device's memory (Device::kernel_allocator) and
+// keep their variables in its ResourceMgr, so a variable lives on the device
+// it was placed on. Fetched values reach the client as copies in the client
+// device's memory, which outlives the session (tracking_allocator.h). Results
+// are the same as chapter 2's session gives: only where the work happens
+// changes.
 //
 //   tf::SessionOptions options;
 //   options.config.device_count["CPU"] = 2;

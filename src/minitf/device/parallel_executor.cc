@@ -262,7 +262,9 @@ Status ParallelExecutor::CheckInputs(const RunState& s,
 
 Status ParallelExecutor::AfterCompute(RunState* s, const Item& item,
                                       Status status) const {
-  if (!status.ok()) return AttachNodeName(status, *item.node);
+  if (!status.ok()) {
+    return AttachNodeName(device_->NameDeviceInOom(status), *item.node);
+  }
   for (int32_t o = 0; o < item.num_outputs; ++o) {
     if (!item.may_output_uninitialized &&
         !s->values[item.output_slot + o].IsInitialized()) {
@@ -425,6 +427,9 @@ Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
     InlineCompletion here{call, false, Status::OK()};
     InlineCompletion* outer = inline_completion;
     inline_completion = &here;
+    // What the kernel makes before it returns is the device's; its callback
+    // may run later on another thread, outside this scope.
+    ScopedDefaultAllocator on_device(device_->kernel_allocator());
     item.async->ComputeAsync(
         &call->ctx, [this, s, id, call](const Status& result) {
           if (inline_completion != nullptr && inline_completion->call == call) {
@@ -459,6 +464,9 @@ Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
       stats->op_start_rel_micros = NowMicros() - stats->all_start_micros;
     }
     OpKernelContext ctx(params);
+    // Whatever the kernel makes, through layer 1's functions too, comes from
+    // its device's memory (allocator.h).
+    ScopedDefaultAllocator on_device(device_->kernel_allocator());
     status = item.kernel->Compute(&ctx);
   }
   status = AfterCompute(s, item, status);

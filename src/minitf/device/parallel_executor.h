@@ -15,6 +15,12 @@
 // (async_op_kernel.h): it frees its thread while it waits, and its
 // successors become ready when the value arrives.
 //
+// Around each kernel it runs, the executor makes the device's kernel
+// allocator the thread's default (ScopedDefaultAllocator, allocator.h), so
+// that what the kernel makes, through layer 1's functions too, lies in the
+// device's memory: a virtual GPU's limit refuses it with TensorFlow's OOM
+// error, naming the node, and its statistics count it.
+//
 // A DirectSession runs one executor per device partition of a step, all at
 // once, sharing the step's rendezvous; an ExecutorBarrier joins them. The
 // first error of any executor is the step's: it is recorded, the rendezvous

@@ -10,6 +10,14 @@
 // to the dtypes TensorFlow's GPU MatMul takes. Ops TensorFlow registers on
 // the GPU for int32 with their tensors in host memory (Add, Shape, Fill ...)
 // are aliased for every dtype, since they have a GPU kernel too.
+//
+// minitf has no host-memory annotations on kernels, so those int32 tensors
+// (shapes, sizes, reduction indices) are made, and counted, in the virtual
+// GPU's memory like every other output of a kernel placed there
+// (Device::kernel_allocator), and reach the CPU by copies. TensorFlow keeps
+// them in host memory, outside the GPU's limit. The difference is a few
+// bytes per tensor, and it keeps one rule: a tensor lives on the device of
+// the node that made it.
 
 #include "minitf/graph/kernel.h"
 

@@ -78,6 +78,9 @@ class OpKernelContext {
     Tensor* outputs = nullptr;
     int num_outputs = 0;
     /// Memory for outputs; the CPU's in this layer, a device's in chapter 4.
+    /// Kernels that make their outputs with Tensor(dtype, shape) or layer 1's
+    /// functions get the same memory through the default allocator, which
+    /// chapter 4's executor sets around Compute (allocator.h).
     Allocator* allocator = nullptr;
     /// The session's named resources (variables live here from chapter 3).
     ResourceMgr* resource_manager = nullptr;

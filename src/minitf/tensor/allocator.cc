@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "minitf/tensor/status.h"
+
 namespace minitf {
 
 // --8<-- [start:block_header]
@@ -216,6 +218,29 @@ void CpuAllocator::ReleaseCache() {
 Allocator* cpu_allocator() {
   static CpuAllocator* const allocator = new CpuAllocator;
   return allocator;
+}
+
+namespace {
+// The innermost live ScopedDefaultAllocator's allocator on this thread, or
+// nullptr for none. A plain pointer, so reading it costs one load.
+thread_local Allocator* current_default = nullptr;
+}  // namespace
+
+Allocator* DefaultAllocator() {
+  Allocator* a = current_default;
+  return a != nullptr ? a : cpu_allocator();
+}
+
+ScopedDefaultAllocator::ScopedDefaultAllocator(Allocator* allocator)
+    : allocator_(allocator), previous_(current_default) {
+  MINITF_CHECK(allocator != nullptr);
+  current_default = allocator;
+}
+
+ScopedDefaultAllocator::~ScopedDefaultAllocator() {
+  // Ended out of order, or on another thread: minitf's bug.
+  MINITF_CHECK(current_default == allocator_);
+  current_default = previous_;
 }
 
 }  // namespace minitf

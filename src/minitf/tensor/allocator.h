@@ -25,9 +25,18 @@
 // instead of once per 4 KiB. The bytes kept are capped; a freed block that
 // would exceed the cap makes room or goes back to the operating system.
 //
+// Which allocator a new tensor takes its bytes from, when the code that makes
+// it names none (Tensor(dtype, shape), and every layer-1 function that
+// returns a new tensor), is the calling thread's *default allocator*:
+// cpu_allocator(), unless a ScopedDefaultAllocator on that thread says
+// otherwise. That is the hook through which chapter 4 charges what a kernel
+// makes to the device the kernel runs on (see ScopedDefaultAllocator).
+//
 //   tf::Allocator* a = tf::cpu_allocator();
 //   void* p = a->AllocateRaw(tf::Allocator::kAlignment, 1024);
 //   a->DeallocateRaw(p);   // kept: the next 1024-byte request gets it back
+//   { tf::ScopedDefaultAllocator on_device(device_allocator);
+//     tf::Tensor t(tf::DT_FLOAT, {2, 3}); }  // t's bytes: device_allocator's
 #pragma once
 
 #include <cstddef>
@@ -117,5 +126,53 @@ class CpuAllocator final : public Allocator {
 /// The process-wide allocator for the CPU's memory: a CpuAllocator with the
 /// default cap. Never null; never freed.
 Allocator* cpu_allocator();
+
+/// The calling thread's default allocator: that of its innermost live
+/// ScopedDefaultAllocator, or cpu_allocator() when it has none. Never null.
+/// Tensors made without an explicit allocator take their bytes from it.
+Allocator* DefaultAllocator();
+
+// --8<-- [start:scoped_default_allocator]
+/// Makes `allocator` the calling thread's default allocator for as long as
+/// this object lives, then restores the one before it. Scopes nest.
+///
+/// Why minitf has this where TensorFlow has OpKernelContext::allocate_output:
+/// in TensorFlow a kernel asks its context for every output, and the context
+/// takes the bytes from the kernel's device. minitf's kernels mostly compute
+/// through layer 1's tensor functions (kernels::MatMul, kernels::Add ...),
+/// which make their own results and know nothing of devices. Threading an
+/// allocator through every one of those calls would clutter the whole of
+/// layer 1 for the sake of chapter 4; a scope reaches them all without. So
+/// chapter 4's executor opens one around each kernel it runs, with the
+/// allocator of the kernel's device, and a virtual GPU's limit and
+/// statistics then cover whatever the kernel makes on that thread: its
+/// outputs and its temporaries alike. This is a deliberate difference from
+/// TensorFlow, with two consequences a kernel writer should know:
+///   - the scope belongs to a thread: a tensor made on another thread (an
+///     OpenMP or Eigen worker, the callback of an asynchronous kernel) takes
+///     the default of that thread, the CPU's unless it opens a scope of its
+///     own. minitf's kernels make their tensors before they share out work;
+///   - code that must not charge the device names its allocator explicitly
+///     (Tensor(allocator, dtype, shape), Tensor::Allocate(..., allocator)).
+///
+/// Invariants: scopes end on the thread that opened them, innermost first.
+/// The allocator must outlive every tensor made from it (chapter 4's
+/// TrackingAllocator outlives its device for that reason).
+///
+/// Thread safety: each thread has its own default; a scope affects only the
+/// thread that opened it.
+class ScopedDefaultAllocator {
+ public:
+  /// REQUIRES: `allocator` is not null.
+  explicit ScopedDefaultAllocator(Allocator* allocator);
+  ~ScopedDefaultAllocator();
+  ScopedDefaultAllocator(const ScopedDefaultAllocator&) = delete;
+  ScopedDefaultAllocator& operator=(const ScopedDefaultAllocator&) = delete;
+
+ private:
+  Allocator* const allocator_;
+  Allocator* const previous_;  // nullptr: the thread had no scope
+};
+// --8<-- [end:scoped_default_allocator]
 
 }  // namespace minitf

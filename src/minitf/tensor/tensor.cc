@@ -64,7 +64,7 @@ std::shared_ptr<Buffer> Buffer::Create(Allocator* allocator, size_t num_bytes) {
 }
 
 Tensor::Tensor(DType dtype, const TensorShape& shape)
-    : Tensor(cpu_allocator(), dtype, shape) {}
+    : Tensor(DefaultAllocator(), dtype, shape) {}
 
 Tensor::Tensor(Allocator* allocator, DType dtype, const TensorShape& shape)
     : dtype_(dtype), shape_(shape), num_elements_(shape.num_elements()) {

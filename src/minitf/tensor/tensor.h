@@ -80,18 +80,27 @@ class Tensor {
   /// An uninitialized tensor; IsInitialized() is false.
   Tensor() = default;
 
-  /// A tensor of the given dtype and shape in CPU memory. Its values are not
-  /// initialized, as in TensorFlow: kernels write every element.
-  /// REQUIRES: a valid dtype and a fully defined, validated shape. For sizes
-  /// from a user, use Allocate(), which checks and returns a Status.
+  /// A tensor of the given dtype and shape from the calling thread's default
+  /// allocator (allocator.h): CPU memory, unless a ScopedDefaultAllocator
+  /// says otherwise. Its values are not initialized, as in TensorFlow:
+  /// kernels write every element.
+  /// REQUIRES: a valid dtype, a fully defined, validated shape, and memory
+  /// to spare: a refused allocation aborts. For sizes from a user, and in a
+  /// kernel, whose device's memory may be full, use Allocate(), which checks
+  /// and returns a Status.
   Tensor(DType dtype, const TensorShape& shape);
   Tensor(Allocator* allocator, DType dtype, const TensorShape& shape);
 
-  /// Checks `dtype` and `shape` and allocates; the error names what was wrong.
+  /// Checks `dtype` and `shape` and allocates from `allocator`, by default
+  /// the calling thread's default allocator; the error names what was
+  /// wrong. When the allocator refuses, ResourceExhausted: "OOM when
+  /// allocating tensor with shape[2,3] and type float on <allocator name>".
   static StatusOr<Tensor> Allocate(DType dtype, const TensorShape& shape,
-                                   Allocator* allocator = cpu_allocator());
+                                   Allocator* allocator = DefaultAllocator());
 
   // --8<-- [start:literals]
+  /// The literal constructors take their bytes from the default allocator,
+  /// as Tensor(dtype, shape) does, and abort as it does when it is full.
   /// A scalar: tf::Tensor(3.f) is a float32 tensor of shape [].
   template <TensorElement T>
   Tensor(T value);  // NOLINT: implicit, so a scalar can be fed where a tensor

@@ -155,14 +155,17 @@ class OneHotOp : public OpKernel {
 };
 // --8<-- [end:one_hot_kernel]
 
-// Shape, Size and Rank read only the input's shape, never its values.
-template <typename T>
-Tensor IntTensor(const std::vector<int64_t>& values, bool scalar) {
-  std::vector<T> v(values.begin(), values.end());
-  return Tensor::FromVector(
-             v, scalar ? TensorShape({})
-                       : TensorShape({static_cast<int64_t>(v.size())}))
-      .value();
+// Shape, Size and Rank read only the input's shape, never its values. Their
+// result is an int32 or int64 tensor in `dtype`; it fails only when the
+// device's memory is full.
+StatusOr<Tensor> IntTensor(const std::vector<int64_t>& values, bool scalar,
+                           DType dtype) {
+  const TensorShape shape =
+      scalar ? TensorShape({})
+             : TensorShape({static_cast<int64_t>(values.size())});
+  if (dtype == DT_INT64) return Tensor::FromVector(values, shape);
+  return Tensor::FromVector(std::vector<int32_t>(values.begin(), values.end()),
+                            shape);
 }
 
 class ShapeOp : public OpKernel {
@@ -173,8 +176,8 @@ class ShapeOp : public OpKernel {
     const TensorShape& s = ctx->input(0).shape();
     std::vector<int64_t> dims(s.dims());
     for (int i = 0; i < s.dims(); ++i) dims[i] = s.dim_size(i);
-    ctx->set_output(0, out_type_ == DT_INT64 ? IntTensor<int64_t>(dims, false)
-                                             : IntTensor<int32_t>(dims, false));
+    TF_ASSIGN_OR_RETURN(Tensor out, IntTensor(dims, false, out_type_));
+    ctx->set_output(0, std::move(out));
     return Status::OK();
   }
 
@@ -188,8 +191,8 @@ class SizeOp : public OpKernel {
       : OpKernel(c), out_type_(c.GetAttr<DType>("out_type").value()) {}
   Status Compute(OpKernelContext* ctx) override {
     const std::vector<int64_t> n = {ctx->input(0).NumElements()};
-    ctx->set_output(0, out_type_ == DT_INT64 ? IntTensor<int64_t>(n, true)
-                                             : IntTensor<int32_t>(n, true));
+    TF_ASSIGN_OR_RETURN(Tensor out, IntTensor(n, true, out_type_));
+    ctx->set_output(0, std::move(out));
     return Status::OK();
   }
 
@@ -201,7 +204,9 @@ class RankOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Compute(OpKernelContext* ctx) override {
-    ctx->set_output(0, IntTensor<int32_t>({ctx->input(0).dims()}, true));
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        IntTensor({ctx->input(0).dims()}, true, DT_INT32));
+    ctx->set_output(0, std::move(out));
     return Status::OK();
   }
 };

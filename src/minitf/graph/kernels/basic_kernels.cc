@@ -1,10 +1,31 @@
 // CPU kernels of the ops that make and pass tensors: Const, Placeholder,
 // Identity, NoOp.
+#include <cstring>
+
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/shape_inference.h"
 
 namespace minitf {
 namespace {
+
+// The node's value is in host memory. A kernel made for a device with a
+// memory of its own (chapter 4 makes it under that memory's default
+// allocator, allocator.h) keeps a copy there instead, made once, as
+// TensorFlow's ConstantOp makes its tensor on its device: the value is then
+// counted in the device's memory for as long as the kernel lives. When that
+// memory is full, `status` says so and the value stays where it was.
+Tensor InDefaultMemory(Tensor value, Status* status) {
+  Allocator* memory = DefaultAllocator();
+  if (memory == cpu_allocator() || memory == value.allocator()) return value;
+  StatusOr<Tensor> copy =
+      Tensor::Allocate(value.dtype(), value.shape(), memory);
+  if (!copy.ok()) {
+    *status = copy.status();
+    return value;
+  }
+  std::memcpy(copy.value().raw_data(), value.raw_data(), value.TotalBytes());
+  return std::move(copy).value();
+}
 
 // --8<-- [start:const_kernel]
 // Returns the value stored in the node. Tensors share their buffer, so this
@@ -12,13 +33,16 @@ namespace {
 class ConstOp : public OpKernel {
  public:
   explicit ConstOp(const OpKernelConstruction& c)
-      : OpKernel(c), value_(c.GetAttr<Tensor>("value").value()) {}
+      : OpKernel(c),
+        value_(InDefaultMemory(c.GetAttr<Tensor>("value").value(), &status_)) {}
   Status Compute(OpKernelContext* ctx) override {
+    TF_RETURN_IF_ERROR(status_);  // a constructor cannot report it
     ctx->set_output(0, value_);
     return Status::OK();
   }
 
  private:
+  Status status_;  // before value_, which its constructor may fail to copy
   const Tensor value_;
 };
 // --8<-- [end:const_kernel]

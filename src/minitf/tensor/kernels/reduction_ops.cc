@@ -199,9 +199,10 @@ MergedAxes MergeAxes(const TensorShape& shape,
 // for the common patterns ([reduce], [keep,reduce], [reduce,keep],
 // [keep,reduce,keep]); a longer alternation such as [reduce,keep,reduce] takes
 // one pass per reduced run, through a scratch tensor.
-// REQUIRES: plan.reduced_count >= 1 and out has plan.out_shape.
+// REQUIRES: plan.reduced_count >= 1 and out has plan.out_shape. Fails only
+// when the scratch tensor finds no memory.
 template <typename T, typename R>
-void RunReduction(const Tensor& x, const ReductionPlan& plan, Tensor* out) {
+Status RunReduction(const Tensor& x, const ReductionPlan& plan, Tensor* out) {
   MergedAxes merged = MergeAxes(x.shape(), plan.reduced);
   const T* src = x.data<T>();
   Tensor scratch;
@@ -216,7 +217,7 @@ void RunReduction(const Tensor& x, const ReductionPlan& plan, Tensor* out) {
     }
     if (reduced_runs == 0) {  // Only size-1 axes were reduced: a copy.
       std::copy_n(src, out->NumElements(), out->data<T>());
-      return;
+      return Status::OK();
     }
     int64_t outer = 1;
     int64_t inner = 1;
@@ -226,11 +227,13 @@ void RunReduction(const Tensor& x, const ReductionPlan& plan, Tensor* out) {
     const int64_t middle = merged.sizes[last_reduced];
     if (reduced_runs == 1) {
       ReduceMiddle<T, R>(src, outer, middle, inner, out->data<T>());
-      return;
+      return Status::OK();
     }
     // The run before the last reduced one is kept (runs alternate), and so is
     // the one after it, if any: removing the reduced run merges those two.
-    Tensor next(DataTypeToEnum<T>::value, TensorShape({outer * inner}));
+    TF_ASSIGN_OR_RETURN(Tensor next,
+                        Tensor::Allocate(DataTypeToEnum<T>::value,
+                                         TensorShape({outer * inner})));
     ReduceMiddle<T, R>(src, outer, middle, inner, next.data<T>());
     if (static_cast<size_t>(last_reduced) + 1 < merged.sizes.size()) {
       merged.sizes[last_reduced - 1] *= merged.sizes[last_reduced + 1];
@@ -260,15 +263,17 @@ StatusOr<Tensor> ReduceNumeric(std::string_view op, const Tensor& x,
   TF_ASSIGN_OR_RETURN(ReductionPlan plan,
                       PlanReduction(x.shape(), axes, keep_dims));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
+  Status status;
   SwitchDType(x.dtype(), [&]<typename T>() {
     if constexpr (!std::is_same_v<T, bool>) {
       if (plan.reduced_count == 0) {
         out.flat<T>().setConstant(R<T>::Identity());
       } else if (out.NumElements() > 0) {
-        RunReduction<T, R<T>>(x, plan, &out);
+        status = RunReduction<T, R<T>>(x, plan, &out);
       }
     }
   });
+  TF_RETURN_IF_ERROR(status);
   return out;
 }
 
@@ -284,7 +289,7 @@ StatusOr<Tensor> ReduceBool(std::string_view op, const Tensor& x,
   if (plan.reduced_count == 0) {
     out.flat<bool>().setConstant(R::Identity());
   } else if (out.NumElements() > 0) {
-    RunReduction<bool, R>(x, plan, &out);
+    TF_RETURN_IF_ERROR((RunReduction<bool, R>(x, plan, &out)));
   }
   return out;
 }
@@ -375,22 +380,25 @@ StatusOr<Tensor> ReduceMean(const Tensor& x, const Axes& axes, bool keep_dims) {
                                    " values is undefined (reducing shape ",
                                    x.shape(), ")");
   }
+  Status status;
   SwitchDType(x.dtype(), [&]<typename T>() {
     if constexpr (std::is_floating_point_v<T>) {
       if (plan.reduced_count == 0) {
         out.flat<T>().setConstant(std::numeric_limits<T>::quiet_NaN());
         return;
       }
-      RunReduction<T, SumReducer<T>>(x, plan, &out);
-      out.flat<T>() /= static_cast<T>(plan.reduced_count);
+      status = RunReduction<T, SumReducer<T>>(x, plan, &out);
+      if (status.ok()) out.flat<T>() /= static_cast<T>(plan.reduced_count);
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       // C++ integer division truncates toward zero, as TensorFlow's mean.
-      RunReduction<T, SumReducer<T>>(x, plan, &out);
+      status = RunReduction<T, SumReducer<T>>(x, plan, &out);
+      if (!status.ok()) return;
       for (T& v : std::span(out.data<T>(), out.NumElements())) {
         v = static_cast<T>(static_cast<int64_t>(v) / plan.reduced_count);
       }
     }
   });
+  TF_RETURN_IF_ERROR(status);
   return out;
 }
 

@@ -51,14 +51,19 @@ class BroadcastGradientArgsOp : public OpKernel {
       if (s0[i] == 1 && out != 1) r0.push_back(static_cast<int64_t>(i));
       if (s1[i] == 1 && out != 1) r1.push_back(static_cast<int64_t>(i));
     }
-    ctx->set_output(0, ToIndexTensor(r0, ctx->input(0).dtype()));
-    ctx->set_output(1, ToIndexTensor(r1, ctx->input(0).dtype()));
+    TF_ASSIGN_OR_RETURN(Tensor out0, ToIndexTensor(r0, ctx->input(0).dtype()));
+    TF_ASSIGN_OR_RETURN(Tensor out1, ToIndexTensor(r1, ctx->input(0).dtype()));
+    ctx->set_output(0, std::move(out0));
+    ctx->set_output(1, std::move(out1));
     return Status::OK();
   }
 
  private:
-  static Tensor ToIndexTensor(const std::vector<int64_t>& v, DType dtype) {
-    Tensor t(dtype, TensorShape({static_cast<int64_t>(v.size())}));
+  static StatusOr<Tensor> ToIndexTensor(const std::vector<int64_t>& v,
+                                        DType dtype) {
+    TF_ASSIGN_OR_RETURN(
+        Tensor t,
+        Tensor::Allocate(dtype, TensorShape({static_cast<int64_t>(v.size())})));
     for (size_t i = 0; i < v.size(); ++i) {
       if (dtype == DT_INT32) {
         t.data<int32_t>()[i] = static_cast<int32_t>(v[i]);
@@ -194,8 +199,10 @@ class XentOp : public OpKernel {
     const Tensor& logits = ctx->input(0);
     const int64_t batch = logits.dim_size(0), classes = logits.dim_size(1);
     const T* labels = ctx->input(1).data<T>();
-    Tensor loss(logits.dtype(), TensorShape({batch}));
-    Tensor backprop(logits.dtype(), logits.shape());
+    TF_ASSIGN_OR_RETURN(Tensor loss,
+                        Tensor::Allocate(logits.dtype(), TensorShape({batch})));
+    TF_ASSIGN_OR_RETURN(Tensor backprop,
+                        Tensor::Allocate(logits.dtype(), logits.shape()));
     TF_RETURN_IF_ERROR(Xent<T>(
         logits, [&](int64_t b, int64_t c) { return labels[b * classes + c]; },
         &loss, &backprop));
@@ -235,8 +242,11 @@ class SparseXentOp : public OpKernel {
   template <typename T>
   static Status Run(OpKernelContext* ctx, const std::vector<int64_t>& ids) {
     const Tensor& logits = ctx->input(0);
-    Tensor loss(logits.dtype(), TensorShape({logits.dim_size(0)}));
-    Tensor backprop(logits.dtype(), logits.shape());
+    TF_ASSIGN_OR_RETURN(
+        Tensor loss,
+        Tensor::Allocate(logits.dtype(), TensorShape({logits.dim_size(0)})));
+    TF_ASSIGN_OR_RETURN(Tensor backprop,
+                        Tensor::Allocate(logits.dtype(), logits.shape()));
     TF_RETURN_IF_ERROR(Xent<T>(
         logits, [&](int64_t b, int64_t c) { return T(ids[b] == c ? 1 : 0); },
         &loss, &backprop));

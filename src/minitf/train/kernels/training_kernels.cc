@@ -8,6 +8,7 @@
 // time (see RunUpdate).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -101,8 +102,15 @@ class ApplyKernel : public OpKernel {
     for (int i = 0; i < n; ++i) {
       Tensor* t = vars[i]->tensor();
       // A reader holds the old value: write into a copy, so it never sees
-      // the update (var.h).
-      if (!vars[i]->CanUpdateInPlace(ctx->input(i))) *t = t->DeepCopy();
+      // the update (var.h). The copy is in the variable's memory, and may
+      // find it full.
+      if (!vars[i]->CanUpdateInPlace(ctx->input(i))) {
+        TF_ASSIGN_OR_RETURN(
+            Tensor copy,
+            Tensor::Allocate(t->dtype(), t->shape(), t->allocator()));
+        std::memcpy(copy.raw_data(), t->raw_data(), t->TotalBytes());
+        *t = std::move(copy);
+      }
       values.push_back(t);
     }
     switch (values[0]->dtype()) {

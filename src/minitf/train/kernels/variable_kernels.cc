@@ -173,7 +173,9 @@ class IsVariableInitializedOp : public RefKernel {
   Status Compute(OpKernelContext* ctx) override {
     TF_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, RefVar(ctx));
     std::lock_guard<std::mutex> lock(var->mu());
-    ctx->set_output(0, Tensor(var->is_initialized()));
+    TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(DT_BOOL, TensorShape()));
+    out.scalar<bool>() = var->is_initialized();
+    ctx->set_output(0, std::move(out));
     return Status::OK();
   }
 };
