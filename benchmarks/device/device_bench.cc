@@ -6,8 +6,10 @@
 //     <= 1.5.
 //   - two independent chains of 1024x1024 matmuls, one per CPU device
 //     ({"CPU": 2}), against the same chains on one device that runs one op
-//     at a time. GEMM runs on one thread, so the devices are the only
-//     parallelism. Target: speed-up >= 1.6 on 2 cores.
+//     at a time. Each product runs on one thread (intra_op_parallelism_threads
+//     = 1), so the devices are the only parallelism. Target: speed-up >= 1.6
+//     on 2 cores. For the record, one device with 2 inter-op threads, and
+//     one with 2 intra-op threads (each product split on the device's pool).
 //   - the bytes Send/Recv moves in seed 001's multi-tower program, on four
 //     virtual GPUs (towers on GPU:2 and GPU:3, the sum on the CPU).
 //   - planning a training step of a 10,000-node model (towers on two virtual
@@ -109,22 +111,30 @@ void BenchTwoDevices(bool quick) {
   const std::vector<std::string> fetches = {ends[0].name(), ends[1].name()};
 
   // One device that runs one op at a time, against two devices.
+  // Each product on one thread (intra_op_parallelism_threads = 1), so that
+  // running ops at once is the only parallelism.
   tf::SessionOptions one_device;
   one_device.config.allow_soft_placement = true;  // /cpu:1 -> /cpu:0
   one_device.config.device_count["CPU"] = 1;
   one_device.config.inter_op_parallelism_threads = 1;
-  tf::SessionOptions two_devices;
+  one_device.config.intra_op_parallelism_threads = 1;
+  tf::SessionOptions two_devices = one_device;
+  two_devices.config.allow_soft_placement = false;
   two_devices.config.device_count["CPU"] = 2;
   two_devices.config.inter_op_parallelism_threads = 2;
-  // For the record: one device whose executor runs independent ops at once.
+  // For the record: one device whose executor runs independent ops at once,
+  // and one device that runs one op at a time, each product split between
+  // the 2 threads of the device's intra-op pool.
   tf::SessionOptions one_device_parallel = one_device;
   one_device_parallel.config.inter_op_parallelism_threads = 2;
+  tf::SessionOptions one_device_intra_op = one_device;
+  one_device_intra_op.config.intra_op_parallelism_threads = 2;
 
   const int reps = quick ? 2 : 5;
-  double seconds[3];
-  const tf::SessionOptions* configs[3] = {&one_device, &two_devices,
-                                          &one_device_parallel};
-  for (int c = 0; c < 3; ++c) {
+  double seconds[4];
+  const tf::SessionOptions* configs[4] = {
+      &one_device, &two_devices, &one_device_parallel, &one_device_intra_op};
+  for (int c = 0; c < 4; ++c) {
     auto session = tf::DirectSession::Create(*configs[c], graph).value();
     std::vector<tf::Tensor> out;
     if (!session->Run({}, fetches, {}, &out).ok()) std::abort();
@@ -135,8 +145,8 @@ void BenchTwoDevices(bool quick) {
   }
   // --8<-- [end:two_devices]
   std::printf(
-      "\ntwo independent chains of %d matmuls 1024x1024, GEMM on 1 thread, "
-      "%u hardware threads\n",
+      "\ntwo independent chains of %d matmuls 1024x1024, %u hardware "
+      "threads\n",
       length, std::thread::hardware_concurrency());
   std::printf("  one device, one op at a time       : %8.1f ms\n",
               seconds[0] * 1e3);
@@ -147,6 +157,8 @@ void BenchTwoDevices(bool quick) {
       seconds[0] / seconds[1]);
   std::printf("  one device, 2 inter-op threads     : %8.1f ms (%.2fx)\n",
               seconds[2] * 1e3, seconds[0] / seconds[2]);
+  std::printf("  one device, 2 intra-op threads     : %8.1f ms (%.2fx)\n",
+              seconds[3] * 1e3, seconds[0] / seconds[3]);
 }
 
 // --8<-- [start:tower_bytes]

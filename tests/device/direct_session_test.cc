@@ -389,6 +389,26 @@ TEST_F(DirectSessionTest, ATracedRunReportsEveryNodePerDevice) {
   EXPECT_TRUE(untraced.step_stats.dev_stats.empty());
 }
 
+TEST_F(DirectSessionTest, CpuKernelsSplitTheirWorkOnTheDevicesIntraOpPool) {
+  // The executor names the CPU device's pool (intra_op_parallelism_threads)
+  // around each kernel; a virtual GPU has none, and its kernels use OpenMP.
+  {
+    device_scope on("/cpu:0");
+    testing::IntraOpThreads("on_cpu");
+  }
+  {
+    device_scope on("/gpu:0");
+    testing::IntraOpThreads("on_gpu");
+  }
+  ConfigProto config = testing::VirtualGpus(1);
+  config.intra_op_parallelism_threads = 3;
+  auto session = MakeSession(config);
+  std::vector<Tensor> out = Run(session.get(), {"on_cpu:0", "on_gpu:0"});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].data<int32_t>()[0], 3);
+  EXPECT_EQ(out[1].data<int32_t>()[0], -1);
+}
+
 TEST_F(DirectSessionTest, PlansAreCachedPerSignature) {
   Output x = placeholder(DT_FLOAT, {}, "x");
   negative(x, "y");

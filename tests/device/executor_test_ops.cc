@@ -10,6 +10,7 @@
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/intra_op.h"
 
 namespace minitf::testing {
 namespace {
@@ -68,12 +69,32 @@ class BlockOp : public OpKernel {
   }
 };
 
+MINITF_REGISTER_OP("DeviceTestIntraOpThreads")
+    .Input("x: float")
+    .Output("y: int32")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::ScalarShape);
+class IntraOpThreadsOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    // The pool's threads when a pool is named, else -1.
+    Eigen::ThreadPoolInterface* pool = kernels::CurrentIntraOpPool();
+    ctx->set_output(0, Tensor(pool != nullptr ? pool->NumThreads() : -1));
+    return Status::OK();
+  }
+};
+
 MINITF_REGISTER_KERNEL("DeviceTestFail", DEVICE_CPU, FailOp);
 MINITF_REGISTER_KERNEL("DeviceTestFail", DEVICE_GPU, FailOp);
 MINITF_REGISTER_KERNEL("DeviceTestMeet", DEVICE_CPU, MeetOp);
 MINITF_REGISTER_KERNEL("DeviceTestMeet", DEVICE_GPU, MeetOp);
 MINITF_REGISTER_KERNEL("DeviceTestBlock", DEVICE_CPU, BlockOp);
 MINITF_REGISTER_KERNEL("DeviceTestBlock", DEVICE_GPU, BlockOp);
+MINITF_REGISTER_KERNEL("DeviceTestIntraOpThreads", DEVICE_CPU,
+                       IntraOpThreadsOp);
+MINITF_REGISTER_KERNEL("DeviceTestIntraOpThreads", DEVICE_GPU,
+                       IntraOpThreadsOp);
 
 }  // namespace
 
@@ -106,6 +127,9 @@ Output Meet(const std::string& name) {
 }
 Output Block(const std::string& name) {
   return OnAConstant("DeviceTestBlock", name);
+}
+Output IntraOpThreads(const std::string& name) {
+  return OnAConstant("DeviceTestIntraOpThreads", name);
 }
 
 }  // namespace minitf::testing

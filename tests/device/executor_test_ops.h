@@ -5,6 +5,9 @@
 //                                  started, so it passes only when they run
 //                                  at the same time; fails after 10 s
 //   DeviceTestBlock x -> y: float  waits until Release(), then outputs 1
+//   DeviceTestIntraOpThreads x -> y: int32
+//                                  the threads of the intra-op pool its kernel
+//                                  runs under, -1 when none is named
 // (Meet and Block read a constant, so that the executor counts them as
 // work worth a thread, not as cheap sources.)
 //
@@ -31,5 +34,6 @@ void ResetBlock();
 Output Fail(const std::string& name);
 Output Meet(const std::string& name);
 Output Block(const std::string& name);
+Output IntraOpThreads(const std::string& name);
 
 }  // namespace minitf::testing

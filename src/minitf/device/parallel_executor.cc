@@ -7,6 +7,7 @@
 #include "minitf/device/async_op_kernel.h"
 #include "minitf/device/notification.h"
 #include "minitf/device/sendrecv_ops.h"
+#include "minitf/tensor/kernels/intra_op.h"
 
 namespace minitf {
 
@@ -98,7 +99,9 @@ bool IsCheap(const Node& n) {
 }  // namespace
 
 ParallelExecutor::ParallelExecutor(const Graph* graph, Device* device)
-    : graph_(graph), device_(device) {}
+    : graph_(graph),
+      device_(device),
+      intra_op_pool_(device->intra_op_thread_pool()) {}
 
 ParallelExecutor::~ParallelExecutor() = default;
 
@@ -465,8 +468,10 @@ Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
     }
     OpKernelContext ctx(params);
     // Whatever the kernel makes, through layer 1's functions too, comes from
-    // its device's memory (allocator.h).
+    // its device's memory (allocator.h), and the work it splits runs on its
+    // device's intra-op threads (kernels/intra_op.h).
     ScopedDefaultAllocator on_device(device_->kernel_allocator());
+    kernels::ScopedIntraOpPool on_device_threads(intra_op_pool_);
     status = item.kernel->Compute(&ctx);
   }
   status = AfterCompute(s, item, status);

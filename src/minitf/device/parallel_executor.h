@@ -186,6 +186,9 @@ class ParallelExecutor {
 
   const Graph* const graph_;
   Device* const device_;
+  // The device's threads for the work inside one op, or nullptr (OpenMP);
+  // named around each kernel (kernels/intra_op.h).
+  Eigen::ThreadPoolInterface* const intra_op_pool_;
   std::vector<Item> items_;
   std::vector<int32_t> input_slots_;   // value slot of each node input
   std::vector<int32_t> successors_;    // by node, one entry per edge

@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <memory>
 #include <type_traits>
+#include <vector>
+
+#include "minitf/tensor/kernels/intra_op.h"
 
 namespace minitf::kernels {
 namespace {
@@ -181,22 +184,21 @@ bool Gemm(const T* lhs, Index lhs_stride, const T* rhs, Index rhs_stride,
     return GemmSlab<T, LhsOrder, RhsOrder>(lhs, lhs_stride, rhs, rhs_stride,
                                            res, rows, 0, rows, 0, cols, depth);
   }
-  bool ok = true;
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    reduction(&& : ok)
-  for (int t = 0; t < threads; ++t) {
+  // One slab per thread, on the thread's intra-op pool or OpenMP's team
+  // (intra_op.h).
+  std::vector<char> ok(threads, 0);
+  ParallelFor(threads, [&](int t) {
     // Whole units of `step`, spread as evenly as they go.
     const Index begin = std::min(extent, units * t / threads * step);
     const Index end = std::min(extent, units * (t + 1) / threads * step);
-    ok = split_rows
-             ? GemmSlab<T, LhsOrder, RhsOrder>(lhs, lhs_stride, rhs, rhs_stride,
-                                               res, rows, begin, end - begin, 0,
-                                               cols, depth)
-             : GemmSlab<T, LhsOrder, RhsOrder>(lhs, lhs_stride, rhs, rhs_stride,
-                                               res, rows, 0, rows, begin,
-                                               end - begin, depth);
-  }
-  return ok;
+    ok[t] = split_rows ? GemmSlab<T, LhsOrder, RhsOrder>(
+                             lhs, lhs_stride, rhs, rhs_stride, res, rows, begin,
+                             end - begin, 0, cols, depth)
+                       : GemmSlab<T, LhsOrder, RhsOrder>(
+                             lhs, lhs_stride, rhs, rhs_stride, res, rows, 0,
+                             rows, begin, end - begin, depth);
+  });
+  return std::all_of(ok.begin(), ok.end(), [](char b) { return b != 0; });
 }
 
 // Runs Gemm with the storage orders known at compile time.
@@ -231,7 +233,7 @@ Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
   const Index k = a.dim_size(transpose_a ? 0 : 1);
   const Index a_cols = a.dim_size(1);
   const Index b_cols = b.dim_size(1);
-  const int threads = Eigen::nbThreads();
+  const int threads = IntraOpThreads();
   bool ok;
   if (transpose_a && n < Traits::mr && m > n) {
     // Narrow: the column-major out:[m,n] = op(a) op(b), then transposed.

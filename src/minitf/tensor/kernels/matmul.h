@@ -7,7 +7,8 @@
 // blocked GEMM through a driver of minitf's (matmul.cc says why): it keeps
 // GEMM's packing buffers from one product to the next, splits the work
 // between threads, and computes narrow transposed products the other way
-// round. SetNumThreads picks how many threads GEMM uses.
+// round. SetNumThreads picks how many threads GEMM uses, unless the calling
+// thread named an intra-op pool (intra_op.h), as chapter 4's CPU devices do.
 //
 //   StatusOr<Tensor> c = kernels::MatMul(a, b);                 // [2,3]x[3,2]
 //   StatusOr<Tensor> g = kernels::MatMul(x, dy, /*transpose_a=*/true, false);
@@ -25,7 +26,8 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
                         bool transpose_a = false, bool transpose_b = false);
 
 /// Threads used by matmul (OpenMP, Eigen's setting) and by the optimizers'
-/// updates of large variables; by default, one per core.
+/// updates of large variables; by default, one per core. A thread that
+/// named an intra-op pool (intra_op.h) uses the pool's threads instead.
 void SetNumThreads(int n);
 int GetNumThreads();
 

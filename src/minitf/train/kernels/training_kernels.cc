@@ -17,7 +17,7 @@
 
 #include "minitf/graph/kernel.h"
 #include "minitf/tensor/errors.h"
-#include "minitf/tensor/kernels/matmul.h"
+#include "minitf/tensor/kernels/intra_op.h"
 #include "minitf/train/kernels/var_lookup.h"
 #include "minitf/train/var.h"
 
@@ -135,9 +135,10 @@ class ApplyKernel : public OpKernel {
   // [784,256] variable, each statement streams arrays of 800 KB through the
   // caches again, while over a chunk all of them stay in the L1 cache.
   // Chunks are also the unit of work for the threads of
-  // kernels::SetNumThreads, once a variable is large enough (kMinParallel
-  // values) for that to pay for starting them; every value's arithmetic is
-  // the same whatever the split.
+  // kernels::SetNumThreads (or of the thread's intra-op pool, chapter 4),
+  // once a variable is large enough (kMinParallel values) for that to pay
+  // for starting them; every value's arithmetic is the same whatever the
+  // split.
   template <typename T>
   void RunUpdate(OpKernelContext* ctx, Tensor** values) const {
     constexpr int64_t kChunk = 2048;
@@ -149,15 +150,22 @@ class ApplyKernel : public OpKernel {
       const int64_t begin = c * kChunk;
       self.template Update<T>(ctx, values, begin, std::min(kChunk, n - begin));
     };
-    const int threads = kernels::GetNumThreads();
+    const int threads =
+        static_cast<int>(std::min<int64_t>(kernels::IntraOpThreads(), chunks));
     if (n < kMinParallel || threads < 2) {
-      // No OpenMP region at all: even with one thread, entering one is a
+      // No parallel region at all: even with one thread, entering one is a
       // call into the runtime, a visible cost next to a small variable.
       for (int64_t c = 0; c < chunks; ++c) run_chunk(c);
       return;
     }
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t c = 0; c < chunks; ++c) run_chunk(c);
+    // Consecutive chunks per thread, on the thread's intra-op pool or
+    // OpenMP's team (kernels/intra_op.h).
+    kernels::ParallelFor(threads, [&](int t) {
+      for (int64_t c = chunks * t / threads; c < chunks * (t + 1) / threads;
+           ++c) {
+        run_chunk(c);
+      }
+    });
   }
 
   // TensorFlow's wording: "var and grad do not have the same shape[2] [3]".

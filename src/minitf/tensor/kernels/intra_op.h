@@ -1,0 +1,58 @@
+// Intra-op parallelism: the threads that one kernel splits its work between.
+//
+// In chapters 1 to 3 those are OpenMP's, as many as kernels::SetNumThreads
+// says. TensorFlow's CPU device instead owns a pool of threads for the work
+// inside one op, sized by ConfigProto.intra_op_parallelism_threads, and its
+// kernels cut their work into shards that run on that pool. This header is
+// the hook through which chapter 4 does the same without layer 1 knowing
+// that devices exist: a thread may name a pool (ScopedIntraOpPool), and the
+// kernels that split their work (the GEMM driver of matmul.cc, chapter 3's
+// optimizer updates) ask IntraOpThreads() how many shards to make and run
+// them with ParallelFor: on the named pool, or with OpenMP when there is
+// none.
+//
+//   {
+//     tf::kernels::ScopedIntraOpPool on(device_pool);  // chapter 4's executor
+//     kernel->Compute(ctx);                      // its shards run on the pool
+//   }
+#pragma once
+
+#include <functional>
+
+// Eigen's thread pool, from Eigen's unsupported modules (libeigen3-dev).
+#include <unsupported/Eigen/CXX11/ThreadPool>
+
+namespace minitf::kernels {
+
+/// The pool the calling thread's kernels run their shards on, or nullptr
+/// when it named none (they use OpenMP then).
+Eigen::ThreadPoolInterface* CurrentIntraOpPool();
+
+/// Makes `pool` the calling thread's intra-op pool for the scope's lifetime,
+/// then restores the one before; scopes nest. A null `pool` means OpenMP.
+/// Only the constructing thread sees it: a scope is thread-local state.
+class ScopedIntraOpPool {
+ public:
+  explicit ScopedIntraOpPool(Eigen::ThreadPoolInterface* pool);
+  ~ScopedIntraOpPool();
+  ScopedIntraOpPool(const ScopedIntraOpPool&) = delete;
+  ScopedIntraOpPool& operator=(const ScopedIntraOpPool&) = delete;
+
+ private:
+  Eigen::ThreadPoolInterface* const pool_;
+  Eigen::ThreadPoolInterface* const previous_;
+};
+
+/// How many threads a kernel on the calling thread may split its work
+/// between: its pool's size, or GetNumThreads() (OpenMP) without one.
+int IntraOpThreads();
+
+/// Runs fn(0), ..., fn(n - 1), at the same time as far as threads allow,
+/// and returns when every call has. With a pool, the calling thread runs
+/// fn(0) itself while the pool's threads run the others; without one, an
+/// OpenMP team of n threads runs them. n <= 1, or a caller that is itself
+/// one of the pool's threads (which must not wait for its own pool), runs
+/// them one after another on the calling thread.
+void ParallelFor(int n, const std::function<void(int)>& fn);
+
+}  // namespace minitf::kernels
