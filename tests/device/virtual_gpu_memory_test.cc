@@ -5,6 +5,7 @@
 // session keeps its tensors in the CPU's allocator as before.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/run_metadata.h"
 #include "minitf/graph/scope.h"
+#include "minitf/train/ops/grad_ops.h"
 #include "minitf/train/variables.h"
 
 namespace minitf {
@@ -91,6 +93,42 @@ TEST_F(VirtualGpuMemoryTest, AMatMulPastTheGpusLimitFailsWithTensorFlowsOom) {
   EXPECT_EQ(out[0].flat<float>()(0), 256.f);
 }
 // --8<-- [end:oom_test]
+
+// A kernel that makes several tensors fails on the first that does not fit,
+// with the OOM error, not a crash: the fused sparse softmax cross-entropy
+// gets its 1 MiB of logits onto a GPU of 2 MiB, then cannot add its 1 MiB
+// backprop.
+TEST_F(VirtualGpuMemoryTest, ASoftmaxCrossEntropyPastTheLimitIsAnOom) {
+  Output labels = placeholder(DT_INT32, {512}, "labels");
+  Output logits = placeholder(DT_FLOAT, {512, 512}, "logits");
+  Output loss;
+  {
+    device_scope on("/gpu:0");
+    loss = nn::sparse_softmax_cross_entropy_with_logits(labels, logits, "xent");
+  }
+  Tensor labels_value(DT_INT32, TensorShape({512}));
+  labels_value.flat<int32_t>().setZero();
+  Tensor logits_value(DT_FLOAT, TensorShape({512, 512}));
+  logits_value.flat<float>().setZero();
+  const std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"labels:0", labels_value}, {"logits:0", logits_value}};
+  auto small = MakeSession(testing::VirtualGpus(1, /*limit_mb=*/2));
+  std::vector<Tensor> out;
+  const Status s = small->Run(feeds, {loss.name()}, {}, &out);
+  EXPECT_EQ(s.code(), error::RESOURCE_EXHAUSTED) << s;
+  EXPECT_EQ(s.message().find("OOM when allocating tensor with shape["), 0u)
+      << s;
+  EXPECT_NE(s.message().find("on /job:localhost/replica:0/task:0/device:GPU:0 "
+                             "by allocator GPU_0_virtual"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("{{node xent}}"), std::string::npos) << s;
+
+  // With room for both, it runs: log(512) per example for zero logits.
+  auto large = MakeSession(testing::VirtualGpus(1, /*limit_mb=*/4));
+  ASSERT_TRUE(large->Run(feeds, {loss.name()}, {}, &out).ok());
+  EXPECT_NEAR(out[0].flat<float>()(0), std::log(512.f), 1e-5);
+}
 
 // A constant on a GPU is kept in its memory, as TensorFlow's is: one too
 // large for it fails the same way, naming the constant.
