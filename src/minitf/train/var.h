@@ -56,7 +56,14 @@ class Var : public ResourceBase {
   /// only from the VariableV2 kernel, under this lock, or by copying one
   /// already counted.
   bool CanUpdateInPlace(const Tensor& ref) const {
-    const int64_t holders = tensor_.BufferRefCount();
+    // The count is read through a copy of the tensor: taking a reference is
+    // an acquire-release step on the count, which orders this thread after
+    // every reader that has let go of the buffer (a reader on another thread,
+    // a _Send copying the value to another device). A plain read of the
+    // count would not, and the update could overwrite bytes that reader
+    // was still reading as far as the memory model is concerned.
+    const Tensor probe = tensor_;
+    const int64_t holders = probe.BufferRefCount() - 1;
     return holders == 1 || (holders == 2 && ref.SharesBufferWith(tensor_));
   }
 
