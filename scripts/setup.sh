@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what minitf needs and is missing, from Debian's packages (and
-# playwright-core from npm for the site's browser test). Safe to run again:
-# it only touches what is absent. Needs root (or sudo) on Debian 12.
+# Installs what minitf needs and is missing, all from Debian's packages. Safe
+# to run again: it only touches what is absent. Needs root (or sudo) on
+# Debian 12. The peers the benchmarks and oracle tests compare with
+# (TensorFlow, PyTorch) are not needed here: scripts/peers.sh installs them.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -22,11 +23,10 @@ readonly PACKAGES=(
   "mkdocs-material /usr/share/mkdocs/themes/material/__init__.py"
   "python3-pymdownx /usr/lib/python3/dist-packages/pymdownx/__init__.py"
   "chromium /usr/bin/chromium"
-  "nodejs /usr/bin/node"
-  "npm /usr/bin/npm"
+  "chromium-driver /usr/bin/chromedriver"
+  "python3-selenium /usr/lib/python3/dist-packages/selenium/__init__.py"
   "libprotobuf-dev /usr/include/google/protobuf/message.h"
   "protobuf-compiler /usr/bin/protoc"
-  "python3-torch /usr/lib/python3/dist-packages/torch/__init__.py"
   "graphviz /usr/bin/dot"
   "zlib1g-dev /usr/include/zlib.h"
   "dataset-fashion-mnist /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
@@ -46,11 +46,4 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   echo "setup: every Debian package is present"
-fi
-
-# The site's browser test drives Debian's chromium with playwright-core (no
-# browser download: playwright-core never fetches one).
-if [[ ! -d tests/site/node_modules/playwright-core ]]; then
-  echo "setup: installing playwright-core for the site test"
-  (cd tests/site && npm ci --no-audit --no-fund --loglevel=error)
 fi

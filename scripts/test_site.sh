@@ -1,23 +1,19 @@
 #!/usr/bin/env bash
 # Checks the built site (site/) in Debian's Chromium: every page of the
-# navigation loads cleanly and offline, the chapter's quoted code is shown
-# highlighted, the API reference loads. Build the site first:
+# navigation loads cleanly and offline, the chapters' quoted code is shown
+# highlighted, the API reference loads, search works. Build the site first:
 #   scripts/build_docs.sh && scripts/test_site.sh
-# Installs the test's one npm package (playwright-core, pinned in
-# tests/site/package-lock.json) on first use; it never downloads a browser.
+# Everything it uses comes from Debian's packages (chromium, chromium-driver,
+# python3-selenium): no browser or driver is ever downloaded.
 set -euo pipefail
 
-cd "$(dirname "$0")/../tests/site"
+cd "$(dirname "$0")/.."
 
-for tool in node npm "${CHROMIUM:-/usr/bin/chromium}"; do
-  command -v "$tool" >/dev/null || { echo "test_site: $tool is missing; run scripts/setup.sh" >&2; exit 1; }
+for tool in /usr/bin/python3 "${CHROMIUM:-/usr/bin/chromium}" "${CHROMEDRIVER:-/usr/bin/chromedriver}"; do
+  [[ -x "$tool" ]] || { echo "test_site: $tool is missing; run scripts/setup.sh" >&2; exit 1; }
 done
+/usr/bin/python3 -c 'import selenium' 2>/dev/null ||
+  { echo "test_site: python3-selenium is missing; run scripts/setup.sh" >&2; exit 1; }
 
-wanted=$(node -p 'require("./package.json").dependencies["playwright-core"]')
-installed=$(node -p 'try { require("./node_modules/playwright-core/package.json").version } catch { "" }')
-if [[ "$installed" != "$wanted" ]]; then
-  echo "test_site: installing playwright-core $wanted (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
-fi
-
-exec node site_test.mjs
+# Debian's python3 (not whatever python3 is first on PATH): selenium lives there.
+exec /usr/bin/python3 tests/site/site_test.py
