@@ -21,7 +21,9 @@ std::uint64_t split_mix(std::uint64_t& state) {
 }
 
 bool same_site(const std::source_location& a, const std::source_location& b) {
-  return a.line() == b.line() && std::strcmp(a.file_name(), b.file_name()) == 0;
+  return a.line() == b.line() &&
+         (a.file_name() == b.file_name() ||
+          std::strcmp(a.file_name(), b.file_name()) == 0);
 }
 
 uint3 coordinates(unsigned tid, dim3 dim) {
@@ -68,7 +70,8 @@ void BlockRunner::run(const KernelLaunch& launch, uint3 block_idx) {
 }
 
 void BlockRunner::enter_thread(unsigned tid) const {
-  this_thread.thread_idx = coordinates(tid, launch_->block);
+  this_thread.thread_idx =
+      fibers_ ? coordinates_[tid] : coordinates(tid, launch_->block);
 }
 
 unsigned BlockRunner::current_tid() const {
@@ -108,6 +111,9 @@ void BlockRunner::start_fibers(unsigned tid) {
   fake_stack_.assign(n_ + 1, nullptr);
   lanes_.assign(n_, Lane{});
   site_.assign(n_, std::source_location{});
+  coordinates_.resize(n_);
+  for (unsigned t = 0; t < n_; ++t)
+    coordinates_[t] = coordinates(t, launch_->block);
   if (stacks_.size() < n_) stacks_.resize(n_);
   // The plain loop ran the threads before this one to their end; those
   // after it have not started.
@@ -260,8 +266,9 @@ void BlockRunner::release_stuck_warps() {
 }
 
 unsigned BlockRunner::pick_next() {
-  for (unsigned step = 1; step <= n_; ++step) {
-    const unsigned position = (cursor_ + step) % n_;
+  unsigned position = cursor_;
+  for (unsigned step = 0; step < n_; ++step) {
+    if (++position == n_) position = 0;
     const State s = state_[order_[position]];
     if (s == State::kRunnable || s == State::kNotStarted) {
       cursor_ = position;

@@ -167,6 +167,7 @@ class BlockRunner {
   std::vector<std::unique_ptr<FiberStack>> stacks_;
   std::vector<Lane> lanes_;
   std::vector<std::source_location> site_;
+  std::vector<uint3> coordinates_;
   unsigned main_tid_ = 0;
   unsigned running_ = 0;
   unsigned from_ = 0;

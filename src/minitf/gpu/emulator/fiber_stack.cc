@@ -38,9 +38,6 @@ void announce_arrival(void* fake_stack, const void** from_bottom,
                       std::size_t* from_size) {
   __sanitizer_finish_switch_fiber(fake_stack, from_bottom, from_size);
 }
-#else
-void announce_switch(void**, const void*, std::size_t) {}
-void announce_arrival(void*, const void**, std::size_t*) {}
 #endif
 
 }  // namespace minitf::gpu::emulator

@@ -56,12 +56,16 @@ class FiberStack {
 /// Tells AddressSanitizer that this thread switches to the stack
 /// [bottom, bottom + size). `fake_stack` keeps the leaving context's
 /// use-after-return frames; nullptr says the leaving context ends for good.
-/// Without AddressSanitizer it does nothing.
-void announce_switch(void** fake_stack, const void* bottom, std::size_t size);
-
-/// Tells AddressSanitizer the switch has landed; returns through
+/// Without AddressSanitizer it does nothing, inline.
+/// announce_arrival() tells it the switch has landed, and returns through
 /// `from_bottom`/`from_size` the stack that was left (may be nullptr).
+#if defined(__SANITIZE_ADDRESS__)
+void announce_switch(void** fake_stack, const void* bottom, std::size_t size);
 void announce_arrival(void* fake_stack, const void** from_bottom,
                       std::size_t* from_size);
+#else
+inline void announce_switch(void**, const void*, std::size_t) {}
+inline void announce_arrival(void*, const void**, std::size_t*) {}
+#endif
 
 }  // namespace minitf::gpu::emulator

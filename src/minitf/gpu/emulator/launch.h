@@ -56,9 +56,11 @@ struct KernelThunk {
     if (runner.forward_order()) {
       const dim3 dim = ctx.block_dim;
       for (unsigned z = 0; z < dim.z; ++z) {
+        ctx.thread_idx.z = z;
         for (unsigned y = 0; y < dim.y; ++y) {
+          ctx.thread_idx.y = y;
           for (unsigned x = 0; x < dim.x; ++x) {
-            ctx.thread_idx = uint3{x, y, z};
+            ctx.thread_idx.x = x;
             std::apply(Kernel, self.args);
             if (runner.in_fibers()) [[unlikely]] {
               runner.finish_main_thread();
