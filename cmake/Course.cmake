@@ -19,6 +19,7 @@ set(MINITF_CHAPTERS
   "02-graph-and-session:graph"
   "03-variables-and-autodiff:train"
   "04-device-placement:device"
+  "05-gpu-kernels:gpu"
 )
 
 set(CMAKE_CXX_STANDARD 20)
@@ -92,17 +93,30 @@ if(MINITF_CUDA)
   endif()
 endif()
 message(STATUS "minitf: CUDA parts ${MINITF_HAVE_CUDA}")
+# The language is enabled here, at the top of every build, because CMake
+# wants it enabled in a folder above every target that compiles CUDA. C++17:
+# CMake 3.25 (Debian 12) knows no C++20 flag for nvcc, and the kernels need
+# none (the emulator's C++20 is for the host compiler only).
+if(MINITF_HAVE_CUDA)
+  enable_language(CUDA)
+  set(CMAKE_CUDA_STANDARD 17)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  set(CMAKE_CUDA_EXTENSIONS OFF)
+endif()
 
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
+# Boost.Context's fcontext: the fibers of chapter 5's CUDA emulator.
+find_package(Boost 1.74 REQUIRED COMPONENTS context)
 include(GoogleTest)
 enable_testing()
 
-# minitf_layer(<layer> SOURCES ... [DEPS ...]): the library target of one
-# layer, minitf_<layer>. Headers are included as "minitf/<layer>/x.h".
+# minitf_layer(<layer> [SOURCES ...] [DEPS ...]): the library target of one
+# layer, minitf_<layer>. Headers are included as "minitf/<layer>/x.h". A
+# layer with no sources of its own yet is an interface target: its DEPS.
 #
 # Ops and kernels register themselves from static initialisers (the op and
 # kernel registries), which nothing else references; a plain static library
@@ -110,6 +124,14 @@ enable_testing()
 # minitf_<layer>_code and minitf_<layer> links it whole.
 function(minitf_layer layer)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
+  if(NOT ARG_SOURCES)
+    add_library(minitf_${layer} INTERFACE)
+    target_include_directories(minitf_${layer} INTERFACE "${MINITF_ROOT}/src"
+                                                         "${CMAKE_BINARY_DIR}/include")
+    target_link_libraries(minitf_${layer} INTERFACE ${ARG_DEPS})
+    return()
+  endif()
   add_library(minitf_${layer}_code STATIC ${ARG_SOURCES})
   target_include_directories(minitf_${layer}_code PUBLIC "${MINITF_ROOT}/src"
                                                          "${CMAKE_BINARY_DIR}/include")
@@ -117,7 +139,6 @@ function(minitf_layer layer)
   add_library(minitf_${layer} INTERFACE)
   target_link_libraries(minitf_${layer} INTERFACE
                         "$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf_${layer}_code>")
-  set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
 endfunction()
 
 # minitf_test(<name> SOURCES ... LIBS ... [LABEL <label>] [PREFIX <p>]

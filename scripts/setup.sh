@@ -29,6 +29,7 @@ readonly PACKAGES=(
   "protobuf-compiler /usr/bin/protoc"
   "graphviz /usr/bin/dot"
   "zlib1g-dev /usr/include/zlib.h"
+  "libboost-context-dev /usr/include/boost/context/detail/fcontext.hpp"
   "dataset-fashion-mnist /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
 )
 

@@ -1,0 +1,154 @@
+// What the CPU emulator of CUDA costs, as ratios against plain CPU loops that
+// do the same work, all on one host thread:
+//   1. an elementwise kernel with no barrier (y = a x + y): the emulator runs
+//      a block's threads as a plain loop, so it should stay within a few
+//      times a scalar loop;
+//   2. the 256 x 256 x 256 shared-memory tiled matmul (16 x 16 tiles, two
+//      barriers per tile): every barrier switches all 256 threads of a block
+//      between fibers, against a plain triple loop;
+//   3. one barrier, per thread: the price of a fiber switch.
+// Each figure is the best of several runs, in CPU time of the one thread
+// that does the work (wall time counts the time other programs held the
+// core, on a shared machine); figures are printed, never asserted.
+//
+//   build/all/benchmarks/gpu/emulator_bench           # full
+//   build/all/benchmarks/gpu/emulator_bench --quick   # CI: fewer repetitions
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "minitf/gpu/emulator/sanitizer.h"
+#include "test_kernels.cuh"
+#include "timing.h"  // DoNotOptimize
+
+namespace {
+
+namespace bench = minitf::bench;
+namespace emu = minitf::gpu::emulator;
+
+// The best of `reps` runs of fn(), in seconds of this thread's CPU time.
+template <class F>
+double best_cpu_seconds(int reps, F fn) {
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    timespec start, end;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    fn();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+    best = std::min(best, double(end.tv_sec - start.tv_sec) +
+                              1e-9 * (end.tv_nsec - start.tv_nsec));
+  }
+  return best;
+}
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+__global__ void barriers(int rounds, int* out) {
+  int v = threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    v += r;
+    // Only the switch is measured: every thread waits for the others.
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// The scalar loop the emulator's elementwise kernel is measured against:
+// not vectorised, as the kernel's body, one element per call, is not.
+__attribute__((optimize("no-tree-vectorize"))) void saxpy_loop(int n, float a,
+                                                               const float* x,
+                                                               float* y) {
+  for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
+}
+
+void matmul_loop(int n, const float* a, const float* b, float* c) {
+  std::memset(c, 0, sizeof(float) * n * n);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j) c[i * n + j] += a[i * n + k] * b[k * n + j];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const int reps = quick ? 2 : 7;
+  // One host thread runs the blocks: the default stream's work runs on this
+  // one, so its CPU time is all the work.
+  emu::set_options({.host_threads = 1});
+
+  // 1. Elementwise, no barrier.
+  const int n = 1 << 22;
+  std::vector<float> x(n, 1.5f), y(n, 0.5f);
+  float *d_x, *d_y;
+  cudaMalloc(&d_x, n * sizeof(float));
+  cudaMalloc(&d_y, n * sizeof(float));
+  cudaMemcpy(d_x, x.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_y, y.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  const double kernel_s = best_cpu_seconds(reps, [&] {
+    MINITF_LAUNCH(saxpy, (n + 255) / 256, 256, 0, 0, n, 2.f, d_x, d_y);
+    cudaDeviceSynchronize();
+  });
+  const double loop_s = best_cpu_seconds(reps, [&] {
+    saxpy_loop(n, 2.f, x.data(), y.data());
+    bench::DoNotOptimize(y[n / 2]);
+  });
+  std::printf("elementwise y = a x + y, %d floats, one host thread\n", n);
+  std::printf("  emulated kernel  %8.2f ms  (%.2f ns per CUDA thread)\n",
+              kernel_s * 1e3, kernel_s * 1e9 / n);
+  std::printf("  scalar CPU loop  %8.2f ms\n", loop_s * 1e3);
+  std::printf("  ratio            %8.2fx\n\n", kernel_s / loop_s);
+
+  // 2. Tiled matmul.
+  const int m = 256;
+  std::vector<float> a(m * m), b(m * m), c(m * m), want(m * m);
+  for (int i = 0; i < m * m; ++i) {
+    a[i] = static_cast<float>(i % 7) - 3.f;
+    b[i] = static_cast<float>(i % 5) - 2.f;
+  }
+  float *d_a, *d_b, *d_c;
+  cudaMalloc(&d_a, m * m * sizeof(float));
+  cudaMalloc(&d_b, m * m * sizeof(float));
+  cudaMalloc(&d_c, m * m * sizeof(float));
+  cudaMemcpy(d_a, a.data(), m * m * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_b, b.data(), m * m * sizeof(float), cudaMemcpyHostToDevice);
+  const double tiled_s = best_cpu_seconds(reps, [&] {
+    MINITF_LAUNCH(MINITF_KERNEL_NAME(tiled_matmul<16>), dim3(m / 16, m / 16),
+                  dim3(16, 16), 0, 0, d_a, d_b, d_c, m);
+    cudaDeviceSynchronize();
+  });
+  const double triple_s = best_cpu_seconds(reps, [&] {
+    matmul_loop(m, a.data(), b.data(), want.data());
+    bench::DoNotOptimize(want[0]);
+  });
+  cudaMemcpy(c.data(), d_c, m * m * sizeof(float), cudaMemcpyDeviceToHost);
+  std::printf("tiled matmul %d x %d x %d, 16 x 16 tiles, one host thread\n", m,
+              m, m);
+  std::printf("  emulated kernel  %8.2f ms  (%s the CPU's result)\n",
+              tiled_s * 1e3, c == want ? "equals" : "DIFFERS FROM");
+  std::printf("  CPU triple loop  %8.2f ms\n", triple_s * 1e3);
+  std::printf("  ratio            %8.2fx\n\n", tiled_s / triple_s);
+
+  // 3. Barriers alone.
+  const int rounds = 100, blocks = 64, threads = 256;
+  int* d_out;
+  cudaMalloc(&d_out, blocks * threads * sizeof(int));
+  const double barrier_s = best_cpu_seconds(reps, [&] {
+    MINITF_LAUNCH(barriers, blocks, threads, 0, 0, rounds, d_out);
+    cudaDeviceSynchronize();
+  });
+  std::printf("__syncthreads: %d barriers x %d blocks x %d threads\n", rounds,
+              blocks, threads);
+  std::printf("  %.1f ns per thread per barrier (one fiber switch)\n",
+              barrier_s * 1e9 / (double(rounds) * blocks * threads));
+
+  for (float* p : {d_x, d_y, d_a, d_b, d_c}) cudaFree(p);
+  cudaFree(d_out);
+  return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}

@@ -1,0 +1,19 @@
+// The public API of layer 5 (GPU kernels), as included by <minitf/minitf.h>.
+//
+// Chapter 5 is being written. So far this layer holds the CPU emulator of
+// CUDA's execution model (minitf/gpu/emulator/): kernels written once in
+// CUDA C++ compile with nvcc for a GPU and with the host compiler against the
+// emulator, which runs a grid's blocks on host threads and a block's threads
+// as fibers, with __syncthreads, shared memory, atomics, warp primitives and
+// the CUDA runtime API, and reports misuse as compute-sanitizer does. Kernel
+// sources include minitf/gpu/emulator/cuda.h themselves: it defines CUDA's
+// keywords (threadIdx, __shared__, ...) as macros, which have no place in
+// every program that includes <minitf/minitf.h>. The CUDA device, its
+// kernels and cuBLAS come next.
+//
+//   // kernels.cuh, compiled by nvcc or by the host compiler:
+//   #include "minitf/gpu/emulator/cuda.h"
+//   __global__ void scale(float* x, float a, int n) {
+//     int i = blockIdx.x * blockDim.x + threadIdx.x;
+//     if (i < n) x[i] *= a; }
+#pragma once
