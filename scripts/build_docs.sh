@@ -29,7 +29,8 @@ source scripts/common.sh
 command -v dot >/dev/null || fail "Graphviz's dot is missing; run scripts/setup.sh"
 programs="$MINITF_BUILD/programs"
 if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
-      ! -x "$programs/04-device-placement/draw_devices" ]]; then
+      ! -x "$programs/04-device-placement/draw_devices" ||
+      ! -x "$programs/05-gpu-kernels/draw_gemm_tiles" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
 fi
@@ -43,6 +44,9 @@ mkdir -p "$generated"
 # chrome://tracing or Perfetto).
 "$programs/04-device-placement/draw_devices" "$generated/dot" >/dev/null
 mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
+# Chapter 5: the grid, blocks and threads of the teaching GEMM's version 3
+# on the matrices, written as SVG by the program itself.
+"$programs/05-gpu-kernels/draw_gemm_tiles" "$generated/gemm_tiles.svg" >/dev/null
 for f in "$generated"/dot/*.dot; do
   dot -Tsvg "$f" -o "$generated/$(basename "${f%.dot}").svg" || fail "dot could not render $f"
 done

@@ -1,8 +1,8 @@
 // The CUDA runtime's types, as the emulator spells them: dim3 and uint3 for
-// grid, block and thread coordinates, cudaError_t with CUDA's numbers,
-// cudaMemcpyKind, cudaDeviceProp (the fields the course reads) and the
-// opaque stream and event handles. Names and numbers are CUDA's own
-// (driver_types.h, vector_types.h of CUDA 13), so a kernel or host program
+// grid, block and thread coordinates, float4 for vectorised loads, cudaError_t
+// with CUDA's numbers, cudaMemcpyKind, cudaDeviceProp (the fields the course
+// reads) and the opaque stream and event handles. Names and numbers are CUDA's
+// own (driver_types.h, vector_types.h of CUDA 13), so a kernel or host program
 // written against <cuda_runtime.h> compiles against these unchanged.
 //
 //   dim3 block(16, 16);                          // z defaults to 1
@@ -18,6 +18,15 @@
 struct uint3 {
   unsigned int x, y, z;
 };
+
+/// Four floats in 16 aligned bytes: a kernel moves one with a single
+/// 128-bit load or store (vector_types.h's float4).
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline constexpr float4 make_float4(float x, float y, float z, float w) {
+  return {x, y, z, w};
+}
 
 /// A grid's or a block's extent; unspecified dimensions are 1, as in CUDA.
 struct dim3 {

@@ -1,0 +1,181 @@
+// The teaching GEMMs on a GPU: each version's time, GFLOP/s and share of
+// cublasSgemm at 4096 x 4096 x 4096 in FP32, and how far its result is from
+// cuBLAS's. cuBLAS runs in its default math mode, which for SGEMM is plain
+// FP32; NVIDIA_TF32_OVERRIDE=0 is set before CUDA starts, so that no
+// environment can switch TF32 tensor cores on: this is the FP32 SIMT race
+// the versions run in.
+//
+//   build/all/benchmarks/gpu/gemm_bench               # 4096^3
+//   build/all/benchmarks/gpu/gemm_bench --size 2048
+//   build/all/benchmarks/gpu/gemm_bench --emulated    # the CPU emulator's
+//                                                     # build,
+//                                                     gemm_bench_emulated
+//
+// Each figure is the mean of repeated launches between two CUDA events,
+// after a warm-up launch; figures are printed, never asserted.
+#include <cublas_v2.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "minitf/gpu/kernels/gemm/versions.cuh"
+
+namespace {
+
+namespace gemm = minitf::gpu::gemm;
+
+// Mean milliseconds of one call of `run`, over enough calls to fill about
+// half a second (at least 2, at most 50), after one warm-up call.
+template <class F>
+float mean_ms(F run) {
+  cudaEvent_t start, end;
+  cudaEventCreate(&start);
+  cudaEventCreate(&end);
+  run();
+  cudaEventRecord(start);
+  run();
+  cudaEventRecord(end);
+  cudaEventSynchronize(end);
+  float one = 0.f;
+  cudaEventElapsedTime(&one, start, end);
+  const int reps =
+      std::clamp(static_cast<int>(500.f / std::max(one, 1e-3f)), 2, 50);
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) run();
+  cudaEventRecord(end);
+  cudaEventSynchronize(end);
+  float total = 0.f;
+  cudaEventElapsedTime(&total, start, end);
+  cudaEventDestroy(start);
+  cudaEventDestroy(end);
+  return total / reps;
+}
+
+// max |c - want| / max |want|: about 1e-6 for FP32 sums in another order,
+// about 1e-3 for TF32's 10-bit mantissas.
+double relative_error(const std::vector<float>& c,
+                      const std::vector<float>& want) {
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    diff = std::max(diff, std::fabs(double(c[i]) - want[i]));
+    scale = std::max(scale, std::fabs(double(want[i])));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+// `--emulated` runs the emulator's build of this program, beside it.
+int run_emulated(const char* self, int argc, char** argv) {
+  std::string path = self;
+  const std::size_t slash = path.rfind('/');
+  path =
+      (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) +
+      "gemm_bench_emulated";
+  std::vector<char*> args = {path.data()};
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--emulated") != 0) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(path.c_str(), args.data());
+  std::fprintf(stderr, "gemm_bench: cannot run %s: %s\n", path.c_str(),
+               std::strerror(errno));
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int size = 4096;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--emulated") == 0)
+      return run_emulated(argv[0], argc, argv);
+    if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc)
+      size = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      size = 1024;
+  }
+  // Before the first CUDA call: cuBLAS reads it when it starts.
+  setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    std::printf(
+        "gemm_bench: no GPU (%s: %s); nothing measured.\n"
+        "  On the CPU emulator instead: gemm_bench --emulated\n",
+        cudaGetErrorName(e), cudaGetErrorString(e));
+    return 0;
+  }
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+
+  const int m = size, n = size, k = size;
+  std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n);
+  std::uint32_t state = 1;
+  auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 8388608.f - 1.f;
+  };
+  for (float& x : a) x = next();
+  for (float& x : b) x = next();
+  float *d_a, *d_b, *d_c;
+  cudaMalloc(&d_a, a.size() * sizeof(float));
+  cudaMalloc(&d_b, b.size() * sizeof(float));
+  cudaMalloc(&d_c, std::size_t(m) * n * sizeof(float));
+  cudaMemcpy(d_a, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_b, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
+  std::vector<float> c(std::size_t(m) * n), want(c.size());
+
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  // FP32 SGEMM: TF32 tensor cores only with CUBLAS_TF32_TENSOR_OP_MATH.
+  cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);
+  const float alpha = 1.f, beta = 0.f;
+  // Row-major c = a b is column-major c^T = b^T a^T (gemm_on_gpu_test.cu).
+  auto cublas = [&] {
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, d_b, n, d_a,
+                k, &beta, d_c, n);
+  };
+  const double flop = 2.0 * m * n * k;
+  const float cublas_ms = mean_ms(cublas);
+  cudaMemcpy(want.data(), d_c, want.size() * sizeof(float),
+             cudaMemcpyDeviceToHost);
+  const double cublas_gflops = flop / (cublas_ms * 1e-3) / 1e9;
+
+  std::printf("SGEMM %d x %d x %d, FP32 (no tensor cores), on %s\n", m, n, k,
+              prop.name);
+  std::printf("%-26s %10s %10s %10s %16s\n", "version", "ms", "GFLOP/s",
+              "% cuBLAS", "max|d|/max|c|");
+  std::printf("%-26s %10.3f %10.1f %10.1f %16s\n", "cublasSgemm", cublas_ms,
+              cublas_gflops, 100.0, "-");
+  int failures = 0;
+  for (const gemm::GemmVersion& v : gemm::kGemmVersions) {
+    cudaMemset(d_c, 0, c.size() * sizeof(float));
+    const float ms = mean_ms(
+        [&] { v.launch(m, n, k, alpha, d_a, d_b, beta, d_c, nullptr); });
+    const cudaError_t err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) {
+      std::printf("%-26s failed: %s\n", v.name, cudaGetErrorString(err));
+      ++failures;
+      continue;
+    }
+    cudaMemcpy(c.data(), d_c, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    const double gflops = flop / (ms * 1e-3) / 1e9;
+    const double error = relative_error(c, want);
+    // FP32 in another order stays near 1e-6; a wrong kernel does not.
+    const bool ok = error < 1e-4;
+    failures += !ok;
+    std::printf("%-26s %10.3f %10.1f %10.1f %16.2e%s\n", v.name, ms, gflops,
+                100.0 * gflops / cublas_gflops, error, ok ? "" : "  WRONG");
+  }
+  cublasDestroy(handle);
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_c);
+  return failures == 0 ? 0 : 1;
+}

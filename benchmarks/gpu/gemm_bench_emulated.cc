@@ -1,0 +1,115 @@
+// The teaching GEMMs on the CPU emulator of CUDA: each version at a small
+// size, checked against the CPU reference, with what the emulation cost in
+// CPU time. Emulator times are not GPU speeds: they count the fiber switches
+// of __syncthreads() and the emulator's bookkeeping on one CPU core, so they
+// say nothing about how the versions rank on a GPU (gemm_bench there).
+//
+//   build/all/benchmarks/gpu/gemm_bench_emulated            # 128^3
+//   build/all/benchmarks/gpu/gemm_bench_emulated --quick    # CI: 64^3
+//   build/all/benchmarks/gpu/gemm_bench --emulated          # the same
+//
+// A result outside the tests' tolerance (tests/gpu/gemm_testing.h) is
+// reported, and the program then exits with 1.
+#include <time.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "minitf/gpu/emulator/sanitizer.h"
+#include "minitf/gpu/kernels/gemm/reference.h"
+#include "minitf/gpu/kernels/gemm/versions.cuh"
+
+namespace {
+
+namespace emu = minitf::gpu::emulator;
+namespace gemm = minitf::gpu::gemm;
+
+// Seconds of this thread's CPU time taken by fn(), the best of `reps`.
+template <class F>
+double best_cpu_seconds(int reps, F fn) {
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    timespec start, end;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    fn();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+    best = std::min(best, double(end.tv_sec - start.tv_sec) +
+                              1e-9 * (end.tv_nsec - start.tv_nsec));
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+  const int size = quick ? 64 : 128;
+  const int reps = quick ? 1 : 3;
+  // One host thread runs every block, so its CPU time is all the work.
+  emu::set_options({.host_threads = 1});
+
+  const int m = size, n = size, k = size;
+  std::vector<float> a(m * k), b(k * n), want(m * n), c(m * n);
+  std::uint32_t state = 1;
+  auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 8388608.f - 1.f;
+  };
+  for (float& x : a) x = next();
+  for (float& x : b) x = next();
+  const double reference_s = best_cpu_seconds(reps, [&] {
+    gemm::gemm_reference(m, n, k, 1.f, a.data(), b.data(), 0.f, want.data());
+  });
+  // The tests' tolerance: (k + 2) * FLT_EPSILON * sum_p |a_ip b_pj|.
+  std::vector<double> tolerance(m * n, 0.0);
+  for (int i = 0; i < m; ++i)
+    for (int p = 0; p < k; ++p)
+      for (int j = 0; j < n; ++j)
+        tolerance[i * n + j] += std::fabs(double(a[i * k + p]) * b[p * n + j]);
+  for (double& t : tolerance) t *= (k + 2) * double(FLT_EPSILON);
+
+  float *d_a, *d_b, *d_c;
+  cudaMalloc(&d_a, a.size() * sizeof(float));
+  cudaMalloc(&d_b, b.size() * sizeof(float));
+  cudaMalloc(&d_c, c.size() * sizeof(float));
+  cudaMemcpy(d_a, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_b, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
+
+  std::printf(
+      "SGEMM %d x %d x %d on the CPU emulator of CUDA, one host thread\n", m, n,
+      k);
+  std::printf(
+      "Emulator times are CPU time of the emulation, NOT GPU speeds: they\n"
+      "count fiber switches at __syncthreads() and bookkeeping, and rank the\n"
+      "versions nothing like a GPU does. Run gemm_bench on a GPU for those.\n");
+  std::printf("%-26s %12s %12s  %s\n", "version", "emulator ms", "x reference",
+              "result");
+  std::printf("%-26s %12.2f %12s  %s\n", "CPU reference (plain loop)",
+              reference_s * 1e3, "1.0", "-");
+  int failures = 0;
+  for (const gemm::GemmVersion& v : gemm::kGemmVersions) {
+    const double s = best_cpu_seconds(reps, [&] {
+      v.launch(m, n, k, 1.f, d_a, d_b, 0.f, d_c, nullptr);
+      cudaDeviceSynchronize();
+    });
+    cudaMemcpy(c.data(), d_c, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int i = 0; i < m * n; ++i)
+      bad += !(std::fabs(double(c[i]) - want[i]) <= tolerance[i]);
+    failures += bad > 0;
+    std::printf("%-26s %12.2f %12.1f  %s\n", v.name, s * 1e3, s / reference_s,
+                bad == 0 ? "matches the CPU reference"
+                         : "DIFFERS from the CPU reference");
+  }
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_c);
+  return failures == 0 && cudaGetLastError() == cudaSuccess ? 0 : 1;
+}

@@ -1,0 +1,174 @@
+// The chapter's picture of version 3 of the teaching GEMM
+// (src/minitf/gpu/kernels/gemm/v3_shared_tiles.cuh): how its grid of blocks
+// and each block's threads map onto c = a b, and which tiles of a and b one
+// block loads into shared memory at one step along k. The matrices are
+// small and not multiples of the tile (m = 100, n = 76, k = 88, TILE = 32),
+// so the picture also shows the blocks that hang over the edge of c.
+//   draw_gemm_tiles [<file.svg>]
+// Without a file it writes gemm_tiles.svg in the temporary folder.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+namespace {
+
+constexpr int kM = 100, kN = 76, kK = 88, kTile = 32;
+constexpr int kScale = 3;  // pixels per matrix element
+// The block and the step along k the picture follows, and one thread of it.
+constexpr int kBlockX = 1, kBlockY = 2, kStep = 1, kThreadX = 5, kThreadY = 20;
+
+// Where each matrix's element (0, 0) is drawn: b above c, a to its left.
+constexpr int kAx = 70, kBx = kAx + kK * kScale + 50;
+constexpr int kBy = 50, kAy = kBy + kK * kScale + 50;
+
+class Svg {
+ public:
+  Svg(int width, int height) {
+    out_ += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+            std::to_string(width) + "\" height=\"" + std::to_string(height) +
+            "\" viewBox=\"0 0 " + std::to_string(width) + " " +
+            std::to_string(height) +
+            "\" font-family=\"sans-serif\" font-size=\"13\">\n"
+            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  }
+  // A rectangle in pixels; `extra` is more SVG attributes.
+  void Rect(double x, double y, double w, double h, const std::string& fill,
+            const std::string& stroke, const std::string& extra = "") {
+    out_ += "<rect x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" width=\"" +
+            Num(w) + "\" height=\"" + Num(h) + "\" fill=\"" + fill +
+            "\" stroke=\"" + stroke + "\" " + extra + "/>\n";
+  }
+  void Line(double x1, double y1, double x2, double y2,
+            const std::string& stroke, double width) {
+    out_ += "<line x1=\"" + Num(x1) + "\" y1=\"" + Num(y1) + "\" x2=\"" +
+            Num(x2) + "\" y2=\"" + Num(y2) + "\" stroke=\"" + stroke +
+            "\" stroke-width=\"" + Num(width) + "\"/>\n";
+  }
+  void Text(double x, double y, const std::string& text,
+            const std::string& extra = "") {
+    out_ += "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" " + extra + ">" +
+            text + "</text>\n";
+  }
+  std::string Finish() { return out_ + "</svg>\n"; }
+
+ private:
+  static std::string Num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+  std::string out_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string path =
+      argc > 1 ? argv[1]
+               : (std::filesystem::temp_directory_path() / "gemm_tiles.svg")
+                     .string();
+  const int grid_x = (kN + kTile - 1) / kTile,
+            grid_y = (kM + kTile - 1) / kTile;
+  const int tiles_k = (kK + kTile - 1) / kTile;
+  const int t = kTile * kScale;  // a tile, in pixels
+  Svg svg(kBx + grid_x * t + 380, kAy + grid_y * t + 36);
+  const std::string dashed = "stroke-dasharray=\"4 3\"";
+
+  // The three matrices.
+  svg.Rect(kAx, kAy, kK * kScale, kM * kScale, "#eef3fb", "#345");
+  svg.Rect(kBx, kBy, kN * kScale, kK * kScale, "#eef3fb", "#345");
+  svg.Rect(kBx, kAy, kN * kScale, kM * kScale, "#eef3fb", "#345");
+  svg.Text(kAx, kAy - 8, "a: [m=100, k=88]", "font-weight=\"bold\"");
+  svg.Text(kBx, kBy - 8, "b: [k=88, n=76]", "font-weight=\"bold\"");
+  svg.Text(kBx, kAy + grid_y * t + 20, "c: [m=100, n=76]",
+           "font-weight=\"bold\"");
+  svg.Text(kAx, kBy + 10, "Version 3: shared-memory tiles",
+           "font-weight=\"bold\" font-size=\"15\"");
+  double title_y = kBy + 32;
+  for (const char* line : {"TILE = 32: the grid of blocks over c,",
+                           "one block's threads, and the tiles",
+                           "of a and b it loads at one step"}) {
+    svg.Text(kAx, title_y, line);
+    title_y += 18;
+  }
+
+  // The grid over c: one block per tile, rounded up past the edges.
+  for (int by = 0; by < grid_y; ++by) {
+    for (int bx = 0; bx < grid_x; ++bx) {
+      const bool chosen = bx == kBlockX && by == kBlockY;
+      svg.Rect(kBx + bx * t, kAy + by * t, t, t, chosen ? "#f6b26b" : "none",
+               "#345", chosen ? "" : dashed);
+      char label[32];
+      std::snprintf(label, sizeof label, "(%d,%d)", bx, by);
+      svg.Text(kBx + bx * t + 4, kAy + by * t + 14, label,
+               "font-size=\"11\" fill=\"#345\"");
+    }
+  }
+  // The part of the grid outside c: threads with no element of c.
+  svg.Rect(kBx + kN * kScale, kAy, grid_x * t - kN * kScale, grid_y * t, "#ccc",
+           "none", "fill-opacity=\"0.5\"");
+  svg.Rect(kBx, kAy + kM * kScale, kN * kScale, grid_y * t - kM * kScale,
+           "#ccc", "none", "fill-opacity=\"0.5\"");
+
+  // The chosen block's threads: one per element of its tile.
+  const double cx = kBx + kBlockX * t, cy = kAy + kBlockY * t;
+  for (int i = 1; i < kTile; ++i) {
+    svg.Line(cx + i * kScale, cy, cx + i * kScale, cy + t, "#c77c2a", 0.3);
+    svg.Line(cx, cy + i * kScale, cx + t, cy + i * kScale, "#c77c2a", 0.3);
+  }
+  svg.Rect(cx + kThreadX * kScale, cy + kThreadY * kScale, kScale, kScale,
+           "#900", "none");
+
+  // Its strips of a and b, the tiles along k, and the tiles of this step.
+  svg.Rect(kAx, cy, kK * kScale, t, "#fce5cd", "#c77c2a");
+  svg.Rect(cx, kBy, t, kK * kScale, "#fce5cd", "#c77c2a");
+  for (int s = 0; s < tiles_k; ++s) {
+    const bool now = s == kStep;
+    svg.Rect(kAx + s * t, cy, t, t, now ? "#f6b26b" : "none", "#c77c2a",
+             now ? "" : dashed);
+    svg.Rect(cx, kBy + s * t, t, t, now ? "#f6b26b" : "none", "#c77c2a",
+             now ? "" : dashed);
+  }
+  // The chosen thread's row of a_tile and column of b_tile.
+  svg.Rect(kAx + kStep * t, cy + kThreadY * kScale, t, kScale, "#900", "none");
+  svg.Rect(cx + kThreadX * kScale, kBy + kStep * t, kScale, t, "#900", "none");
+  svg.Text(kAx + kStep * t, cy - 6, "a_tile at p0 = 32", "fill=\"#874\"");
+  svg.Text(cx + t + 6, kBy + kStep * t + 14, "b_tile at p0 = 32",
+           "fill=\"#874\"");
+
+  // The legend.
+  const double lx = kBx + grid_x * t + 24;
+  double ly = kAy + 10;
+  for (const std::string& line : {
+           std::string("grid = (ceil(n/32), ceil(m/32)) = (3, 4) blocks"),
+           std::string("labels: (blockIdx.x, blockIdx.y)"),
+           std::string("block = 32 x 32 threads, one per element"),
+           std::string("block (1,2) computes rows 64..95, cols 32..63"),
+           std::string("thread (x=5, y=20) of it: c[84, 37] (dark)"),
+           std::string(""),
+           std::string("each step p0 = 0, 32, 64 along k, the block"),
+           std::string("loads a_tile and b_tile into shared memory,"),
+           std::string("one element per thread, then each thread adds"),
+           std::string("32 products: its row of a_tile times its"),
+           std::string("column of b_tile."),
+           std::string(""),
+           std::string("grey: the grid past the edge of c; dashed:"),
+           std::string("tile parts past the edge of a or b. Threads"),
+           std::string("there load zeros and compute no element, but"),
+           std::string("still reach every __syncthreads()."),
+       }) {
+    svg.Text(lx, ly, line);
+    ly += 18;
+  }
+
+  std::ofstream file(path);
+  file << svg.Finish();
+  if (!file) {
+    std::cerr << "draw_gemm_tiles: cannot write " << path << "\n";
+    return 1;
+  }
+  std::cout << "wrote " << path << "\n";
+  return 0;
+}
