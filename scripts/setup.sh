@@ -27,6 +27,7 @@ readonly PACKAGES=(
   "libprotobuf-dev /usr/include/google/protobuf/message.h"
   "protobuf-compiler /usr/bin/protoc"
   "python3-torch /usr/lib/python3/dist-packages/torch/__init__.py"
+  "python3-venv /usr/lib/python3.11/ensurepip/__init__.py"
   "graphviz /usr/bin/dot"
   "zlib1g-dev /usr/include/zlib.h"
   "dataset-fashion-mnist /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
