@@ -190,6 +190,18 @@ function(minitf_program name)
   set_property(GLOBAL APPEND PROPERTY MINITF_PROGRAMS_${MINITF_CHAPTER_LABEL} ${name})
 endfunction()
 
+# minitf_oracle_test(<program>): one of the chapter's seed programs against
+# its TensorFlow twin, tests/oracle/twins/<program>.py (tests/oracle/oracle.py
+# says what is compared). Labels: the chapter's and "oracle". Where the peers
+# (scripts/peers.sh) are not installed, the test is skipped, saying so.
+function(minitf_oracle_test program)
+  add_test(NAME oracle.${program}
+           COMMAND bash ${MINITF_ROOT}/tests/oracle/oracle.sh ${program}
+                   $<TARGET_FILE:${program}>)
+  set_tests_properties(oracle.${program} PROPERTIES
+    LABELS "${MINITF_CHAPTER_LABEL};oracle" SKIP_RETURN_CODE 77)
+endfunction()
+
 # minitf_exercise(<name> SOURCE <file.cc> TEST <test.cc> LIBS ...): one
 # exercise, called from its folder exercises/NN-chapter/<name>/. The learner
 # edits <name>/<file.cc>; the reference is <name>/solution/<file.cc>.

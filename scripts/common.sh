@@ -14,3 +14,20 @@ configure_and_build() {
     { cat "$dir.configure.log"; return 1; }
   cmake --build "$dir" -j "$MINITF_JOBS"
 }
+
+# The peers (scripts/peers.sh): TensorFlow and PyTorch from PyPI in a virtual
+# environment, .peers/ unless MINITF_PEERS_DIR names another.
+MINITF_PEERS_DIR="${MINITF_PEERS_DIR:-$MINITF_ROOT/.peers}"
+
+# peers_python [tensorflow|torch]: prints the peers' python when the peers
+# (or the one named) are installed; else prints nothing and returns 1, and
+# the caller says that scripts/peers.sh installs them.
+peers_python() {
+  local py="$MINITF_PEERS_DIR/bin/python" package
+  [[ -x "$py" ]] || return 1
+  for package in "${1:-tensorflow}" "${1:-torch}"; do
+    compgen -G "$MINITF_PEERS_DIR/lib/python3*/site-packages/$package/__init__.py" >/dev/null ||
+      return 1
+  done
+  echo "$py"
+}

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "minitf/graph/graph_def.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/local_session.h"
 #include "minitf/graph/node_builder.h"
@@ -430,6 +433,49 @@ TEST_F(SessionTest, TheGraphMayGrowBetweenRuns) {
   Output b = add(a, a);
   EXPECT_EQ(sess.run(b).scalar<float>(), 2.f);
   EXPECT_EQ(sess.run(a).scalar<float>(), 1.f);
+}
+
+// MINITF_DUMP_GRAPHDEF: each run that finds the graph grown writes it, so
+// the file holds the graph as the session last ran it.
+TEST_F(SessionTest, WritesItsGraphWhereTheEnvironmentAsks) {
+  namespace fs = std::filesystem;
+  const fs::path dir = ::testing::TempDir() + "/session_graphdef_dump";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto files = [&] {
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      found.push_back(entry.path());
+    }
+    return found;
+  };
+  auto node_names = [](const fs::path& path) {
+    StatusOr<GraphDef> gd = ReadGraphDef(path.string());
+    EXPECT_TRUE(gd.ok()) << gd.status();
+    std::vector<std::string> names;
+    for (const NodeDef& node : gd->node()) names.push_back(node.name());
+    return names;
+  };
+
+  Output a = constant(1.f, "a");
+  setenv("MINITF_DUMP_GRAPHDEF", dir.c_str(), 1);
+  Session dumping;
+  unsetenv("MINITF_DUMP_GRAPHDEF");
+  Session quiet;  // Made without the variable: writes nothing.
+  quiet.run(a);
+  EXPECT_TRUE(files().empty());
+
+  dumping.run(a);
+  ASSERT_EQ(files().size(), 1u);
+  const fs::path path = files()[0];
+  EXPECT_TRUE(path.filename().string().starts_with("session_")) << path;
+  EXPECT_EQ(path.extension(), ".pb");
+  EXPECT_EQ(node_names(path), std::vector<std::string>{"a"});
+
+  Output b = add(a, a, "b");
+  EXPECT_EQ(dumping.run(b).scalar<float>(), 2.f);
+  EXPECT_EQ(node_names(path), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(files().size(), 1u);
 }
 
 TEST_F(SessionTest, StepIdIncreasesWithEveryRun) {

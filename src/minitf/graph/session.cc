@@ -1,10 +1,13 @@
 #include "minitf/graph/session.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
 
+#include "minitf/graph/graph_def.h"
 #include "minitf/graph/scope.h"
 #include "minitf/tensor/errors.h"
 
@@ -112,9 +115,35 @@ std::string Fetch::name() const {
 Session::Session(const ConfigProto& config)
     : Session(SessionOptions{.target = "", .config = config}) {}
 
+namespace {
+
+std::atomic<int> num_sessions{0};
+
+std::string GraphDefDumpFolder() {
+  const char* env = std::getenv("MINITF_DUMP_GRAPHDEF");
+  return env != nullptr ? env : "";
+}
+
+}  // namespace
+
 Session::Session(const SessionOptions& options, Graph* graph)
-    : graph_(shared_graph(graph != nullptr ? graph : get_default_graph())) {
+    : graph_(shared_graph(graph != nullptr ? graph : get_default_graph())),
+      dump_folder_(GraphDefDumpFolder()),
+      dump_index_(num_sessions++) {
   impl_ = errors::ValueOrThrow(NewSession(options, graph_));
+}
+
+void Session::MaybeDumpGraphDef() {
+  if (dump_folder_.empty()) return;
+  // Nodes are only ever added, so a count that grew means a changed graph.
+  // Two runs at once write the same bytes at worst; the mutex keeps the
+  // file whole.
+  const int nodes = graph_->num_nodes();
+  if (dumped_nodes_.exchange(nodes) == nodes) return;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  errors::ThrowIfError(WriteGraphDef(
+      *graph_, StrCat(dump_folder_, "/session_", dump_index_, ".pb")));
 }
 
 Session::~Session() {
@@ -228,6 +257,7 @@ std::vector<Tensor> Session::RunInternal(const std::vector<Fetch>& fetches,
     }
     target_names.push_back(op.name());
   }
+  MaybeDumpGraphDef();
   std::vector<Tensor> outputs;
   errors::ThrowIfError(impl_->Run(options, feed_names, fetch_names,
                                   target_names, &outputs, run_metadata));

@@ -17,12 +17,21 @@
 // Outputs and Operations, and throws typed errors as TensorFlow's Python
 // session raises them.
 //
+// For a reader outside the program (the oracle tests, which compare a seed
+// program's graph with TensorFlow's), a tf::Session writes its graph when the
+// environment variable MINITF_DUMP_GRAPHDEF names a folder: the binary
+// GraphDef to <folder>/session_<k>.pb, k counting the process's sessions from
+// 0, before each run that finds the graph grown since the last write. The
+// program prints nothing more. (TensorFlow's own TF_DUMP_GRAPH_PREFIX does
+// the like for the graphs of its optimization passes.)
+//
 //   tf::Session sess;                             // sess = tf.Session()
 //   std::cout << sess.run(c);                     // [[22. 28.]\n [49. 64.]]
 //   auto r = sess.run({train_op, loss}, {{x, {1.f, 2.f}}, {y, {3.f, 4.f}}});
 //   tf::InteractiveSession isess;                 // then: c.eval()
 #pragma once
 
+#include <atomic>
 #include <concepts>
 #include <memory>
 #include <string>
@@ -257,10 +266,19 @@ class Session {
                                   const RunOptions& options,
                                   RunMetadata* run_metadata);
   void CheckOpen() const;
+  // Writes the graph where MINITF_DUMP_GRAPHDEF asks (see the top of this
+  // file), when it has nodes not yet written.
+  void MaybeDumpGraphDef();
 
   std::shared_ptr<Graph> graph_;
   std::unique_ptr<SessionInterface> impl_;
   bool closed_ = false;
+  // MaybeDumpGraphDef's state: MINITF_DUMP_GRAPHDEF as this session found
+  // it, the session's number among the process's sessions, and the graph's
+  // node count at the last write.
+  std::string dump_folder_;
+  int dump_index_;
+  std::atomic<int> dumped_nodes_{0};
 };
 
 /// tf.InteractiveSession: a Session that makes itself the thread's default

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# CTest's entry to the oracle (label "oracle"): runs oracle.py under the
+# peers' python, or exits 77, CTest's skip, saying why when TensorFlow is
+# not installed there (scripts/peers.sh installs it).
+#   oracle.sh <program> <path of the C++ program>
+source "$(dirname "$0")/../../scripts/common.sh"
+if ! python=$(peers_python tensorflow); then
+  echo "SKIP: TensorFlow, the oracle, is not installed in $MINITF_PEERS_DIR" \
+    "(scripts/peers.sh installs it; MINITF_PEERS_DIR names another place)"
+  exit 77
+fi
+exec "$python" "$MINITF_ROOT/tests/oracle/oracle.py" "$@"
