@@ -33,7 +33,12 @@ int main() try {
   auto train_step = tf::train::GradientDescentOptimizer(learning_rate)
                         .minimize(cross_entropy);
 
-  auto correct_prediction = tf::equal(tf::argmax(y, 1), tf::argmax(y_, 1));
+  // Two statements where the seed has one: C++ leaves the order in which a
+  // call's arguments are evaluated to the compiler (GCC goes right to left),
+  // and the first ArgMax built must be y's to get TensorFlow's names
+  // (ArgMax for y, ArgMax_1 for y_).
+  auto predicted = tf::argmax(y, 1);
+  auto correct_prediction = tf::equal(predicted, tf::argmax(y_, 1));
   auto accuracy = tf::reduce_mean(tf::cast(correct_prediction, tf::float32));
 
   tf::Session sess;
