@@ -2,16 +2,21 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <variant>
 
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/proto_convert.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/allocator.h"
 
 namespace minitf {
 namespace {
@@ -34,6 +39,21 @@ MINITF_REGISTER_OP("GraphDefTestSum")
     .Attr("N: int >= 1")
     .Attr("T: type")
     .SetShapeFn(shape_fns::UnchangedShape);
+
+// An op with one attr of every kind AttrValue holds, none defaulted.
+MINITF_REGISTER_OP("GraphDefTestAllKinds")
+    .Attr("a_string: string")
+    .Attr("a_int: int")
+    .Attr("a_float: float")
+    .Attr("a_bool: bool")
+    .Attr("a_type: type")
+    .Attr("a_shape: shape")
+    .Attr("a_tensor: tensor")
+    .Attr("a_list_string: list(string)")
+    .Attr("a_list_int: list(int)")
+    .Attr("a_list_float: list(float)")
+    .Attr("a_list_type: list(type)")
+    .Attr("a_list_shape: list(shape)");
 
 // The seed program 001: constants a (2x3) and b (3x2), c = matmul(a, b).
 void BuildSeed(Graph& g) {
@@ -499,8 +519,8 @@ TEST(GraphDefErrorTest, BadAttrsAndTensors) {
   (*gd.mutable_node(2)->mutable_attr())["transpose_a"].Clear();
   s = ImportInto(gd, &g);
   EXPECT_EQ(s.message(),
-            "Node 'c': attr 'transpose_a': AttrValue has no "
-            "value set");
+            "AttrValue missing value with expected type 'bool' for attr "
+            "'transpose_a'; NodeDef: {{node c}}; Op<name=MatMul>");
 }
 
 TEST(GraphDefErrorTest, TruncatedAndGarbageBytes) {
@@ -541,6 +561,357 @@ TEST(GraphDefErrorTest, FinalizedGraphAndTooNewGraphs) {
   gd.mutable_versions()->set_min_consumer(kGraphDefVersion + 1);
   Graph g2;
   EXPECT_EQ(ImportInto(gd, &g2).code(), error::INVALID_ARGUMENT);
+}
+
+// --- Attr kinds: every wrong kind is InvalidArgument, never a crash ---------
+
+// One value of each kind AttrValue holds, and the attr of GraphDefTestAllKinds
+// that declares it.
+struct KindCase {
+  std::string kind;
+  std::string attr;
+  AttrValue value;
+};
+
+std::vector<KindCase> AllKinds() {
+  return {
+      {"string", "a_string", AttrValue("x")},
+      {"int", "a_int", AttrValue(int64_t{3})},
+      {"float", "a_float", AttrValue(0.5f)},
+      {"bool", "a_bool", AttrValue(true)},
+      {"type", "a_type", AttrValue(DT_FLOAT)},
+      {"shape", "a_shape", AttrValue(TensorShape({2, 3}))},
+      {"tensor", "a_tensor", AttrValue(Tensor({1.f, 2.f}))},
+      {"list(string)", "a_list_string",
+       AttrValue(std::vector<std::string>{"x"})},
+      {"list(int)", "a_list_int", AttrValue(std::vector<int64_t>{1, 2})},
+      {"list(float)", "a_list_float", AttrValue(std::vector<float>{0.5f})},
+      {"list(type)", "a_list_type", AttrValue(std::vector<DType>{DT_INT32})},
+      {"list(shape)", "a_list_shape",
+       AttrValue(std::vector<TensorShape>{TensorShape({1})})},
+  };
+}
+
+TEST(GraphDefAttrKindTest, TheTableCoversEveryKind) {
+  // Every alternative of the variant but "no value".
+  EXPECT_EQ(AllKinds().size(), std::variant_size_v<AttrValue::Value> - 1);
+  for (const KindCase& k : AllKinds()) EXPECT_EQ(k.value.KindName(), k.kind);
+}
+
+// A GraphDef of one GraphDefTestAllKinds node "n" with every attr right.
+GraphDef AllKindsDef() {
+  GraphDef gd;
+  NodeDef* n = gd.add_node();
+  n->set_name("n");
+  n->set_op("GraphDefTestAllKinds");
+  for (const KindCase& k : AllKinds()) {
+    EXPECT_TRUE(AttrValueToProto(k.value, &(*n->mutable_attr())[k.attr]).ok());
+  }
+  return gd;
+}
+
+std::string KindError(const std::string& given, const std::string& expected,
+                      const std::string& attr, const std::string& node,
+                      const std::string& op) {
+  return "AttrValue had value with type '" + given + "' when '" + expected +
+         "' expected for attr '" + attr + "'; NodeDef: {{node " + node +
+         "}}; Op<name=" + op + ">";
+}
+
+TEST(GraphDefAttrKindTest, EveryWrongKindOnImportIsInvalidArgument) {
+  Graph right;
+  ASSERT_TRUE(ImportGraphDef(AllKindsDef(), &right).ok());
+  for (const KindCase& expected : AllKinds()) {
+    for (const KindCase& given : AllKinds()) {
+      if (given.kind == expected.kind) continue;
+      GraphDef gd = AllKindsDef();
+      ASSERT_TRUE(AttrValueToProto(
+                      given.value,
+                      &(*gd.mutable_node(0)->mutable_attr())[expected.attr])
+                      .ok());
+      Graph g;
+      Status s = ImportInto(gd, &g);
+      EXPECT_EQ(s.code(), error::INVALID_ARGUMENT);
+      EXPECT_EQ(s.message(), KindError(given.kind, expected.kind, expected.attr,
+                                       "n", "GraphDefTestAllKinds"));
+    }
+  }
+}
+
+TEST(GraphDefAttrKindTest, KindsOnlyABinaryGraphDefCanHaveAreWrongKindsToo) {
+  // list(bool), list(tensor) and function placeholders have no AttrValue in
+  // minitf: their kind is checked on the bytes, before conversion.
+  proto::AttrValue list_bool, list_tensor, placeholder, empty_list;
+  list_bool.mutable_list()->add_b(true);
+  list_tensor.mutable_list()->add_tensor();
+  placeholder.set_placeholder("f");
+  empty_list.mutable_list();
+  for (const auto& [value, kind] : {std::pair{list_bool, "list(bool)"},
+                                    std::pair{list_tensor, "list(tensor)"},
+                                    std::pair{placeholder, "placeholder"}}) {
+    GraphDef gd = AllKindsDef();
+    (*gd.mutable_node(0)->mutable_attr())["a_type"] = value;
+    Graph g;
+    EXPECT_EQ(ImportInto(gd, &g).message(),
+              KindError(kind, "type", "a_type", "n", "GraphDefTestAllKinds"));
+  }
+  // An empty list is any list, and no value for anything else.
+  GraphDef gd = AllKindsDef();
+  (*gd.mutable_node(0)->mutable_attr())["a_list_shape"] = empty_list;
+  Graph g;
+  EXPECT_TRUE(ImportInto(gd, &g).ok());
+  gd = AllKindsDef();
+  (*gd.mutable_node(0)->mutable_attr())["a_bool"] = empty_list;
+  Graph g2;
+  EXPECT_EQ(ImportInto(gd, &g2).message(),
+            "AttrValue missing value with expected type 'bool' for attr "
+            "'a_bool'; NodeDef: {{node n}}; Op<name=GraphDefTestAllKinds>");
+}
+
+// The case a new user met: T of a MatMul written as a bool. TensorFlow 2.21's
+// import_graph_def says "AttrValue had value with type 'bool' when 'type'
+// expected\n\t for attr 'T'\n\t; NodeDef: {{node import/c}}; Op<name=MatMul;
+// signature=...>".
+TEST(GraphDefAttrKindTest, ABoolWhereMatMulDeclaresATypeNamesNodeAndAttr) {
+  GraphDef gd = SeedDef();
+  (*gd.mutable_node(2)->mutable_attr())["T"].set_b(true);
+  Graph g;
+  graph_scope use(g);
+  try {
+    import_graph_def(gd);
+    ADD_FAILURE() << "imported";
+  } catch (const errors::InvalidArgumentError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              KindError("bool", "type", "T", "import/c", "MatMul"));
+  }
+  EXPECT_EQ(g.num_nodes(), 0);
+  // The length of a list input as a string: the kind, not "missing attr".
+  GraphDef sum;
+  for (const char* name : {"x", "y"}) {
+    NodeDef* n = sum.add_node();
+    n->set_name(name);
+    n->set_op("Placeholder");
+    (*n->mutable_attr())["dtype"].set_type(proto::DT_FLOAT);
+  }
+  NodeDef* add = sum.add_node();
+  add->set_name("sum");
+  add->set_op("GraphDefTestSum");
+  add->add_input("x");
+  add->add_input("y");
+  (*add->mutable_attr())["N"].set_s("2");
+  (*add->mutable_attr())["T"].set_type(proto::DT_FLOAT);
+  Graph g2;
+  EXPECT_EQ(ImportInto(sum, &g2).message(),
+            KindError("string", "int", "N", "sum", "GraphDefTestSum"));
+}
+
+TEST(GraphDefAttrKindTest, EveryWrongKindThroughNodeBuilderIsInvalidArgument) {
+  for (const KindCase& expected : AllKinds()) {
+    for (const KindCase& given : AllKinds()) {
+      if (given.kind == expected.kind) continue;
+      NodeBuilder builder("GraphDefTestAllKinds", "n");
+      for (const KindCase& k : AllKinds()) {
+        builder.Attr(k.attr, k.attr == expected.attr ? given.value : k.value);
+      }
+      Graph g;
+      StatusOr<Node*> n = builder.Finalize(&g);
+      EXPECT_EQ(n.status().code(), error::INVALID_ARGUMENT);
+      EXPECT_EQ(n.status().message(),
+                KindError(given.kind, expected.kind, expected.attr, "n",
+                          "GraphDefTestAllKinds"));
+      EXPECT_EQ(g.num_nodes(), 0);
+    }
+  }
+  // The type attr of an input, given as a bool, is refused before it is read
+  // as a type for the input's dtype.
+  Graph g;
+  graph_scope use(g);
+  Output a = constant({1.f}, {1}, "a");
+  StatusOr<Node*> n =
+      NodeBuilder("Identity", "i").Input(a).Attr("T", true).Finalize(&g);
+  EXPECT_EQ(n.status().message(),
+            KindError("bool", "type", "T", "i", "Identity"));
+  n = NodeBuilder("Identity", "i").Input(a).Attr("T", AttrValue()).Finalize(&g);
+  EXPECT_EQ(n.status().message(),
+            "AttrValue missing value with expected type 'type' for attr 'T'; "
+            "NodeDef: {{node i}}; Op<name=Identity>");
+}
+
+// --- All or nothing ---------------------------------------------------------
+
+// What a failed import must leave as it was: the nodes in order, each one's
+// readers and control waiters, and the names the graph would give next.
+struct GraphState {
+  std::vector<std::string> nodes;
+  std::vector<size_t> consumers;
+  std::vector<size_t> control_outputs;
+  std::vector<std::string> next_names;
+  bool operator==(const GraphState&) const = default;
+};
+
+GraphState StateOf(Graph& g) {
+  GraphState state;
+  for (const Node* n : g.nodes()) {
+    state.nodes.push_back(n->name());
+    state.consumers.push_back(n->consumers().size());
+    state.control_outputs.push_back(n->control_outputs().size());
+  }
+  for (const char* name : {"x", "a", "b", "c", "import", "import/a", "A"}) {
+    state.next_names.push_back(g.UniqueName(name, /*mark_as_used=*/false));
+  }
+  return state;
+}
+
+// A graph with nodes and names of its own: x, x_1 read by y, scope "s".
+void BuildHost(Graph& g) {
+  graph_scope use(g);
+  Output x = constant(1.f, "x");
+  Output x1 = constant(2.f, "x");
+  add(x, x1, "y");
+  name_scope s("s");
+}
+
+// The seed graph with one node more: d = c + c, a fourth node to fail at.
+GraphDef FourNodeDef() {
+  Graph g;
+  BuildSeed(g);
+  {
+    graph_scope use(g);
+    Output c = g.GetTensorByName("c").value();
+    add(c, c, "d");
+  }
+  return Def(g);
+}
+
+TEST(GraphDefAtomicTest, ADeviceFunctionThrowingOnTheNthNodeLeavesNoNode) {
+  const GraphDef gd = FourNodeDef();
+  for (int fail_at = 1; fail_at <= gd.node_size(); ++fail_at) {
+    for (const std::string prefix : {"", "import"}) {
+      Graph g;
+      BuildHost(g);
+      const GraphState before = StateOf(g);
+      graph_scope use(g);
+      int calls = 0;
+      device_scope chooser([&](const Node& node) -> std::string {
+        if (++calls == fail_at) {
+          throw std::runtime_error("no device for " + node.name());
+        }
+        return "/cpu:0";
+      });
+      EXPECT_THROW((void)ImportGraphDef(gd, &g, prefix), std::runtime_error);
+      EXPECT_EQ(calls, fail_at);
+      EXPECT_TRUE(StateOf(g) == before) << "failed at node " << fail_at;
+    }
+  }
+}
+
+TEST(GraphDefAtomicTest,
+     AFailingNodeUnderControlAndColocationScopesLeavesNoEdge) {
+  GraphDef gd = FourNodeDef();
+  (*gd.mutable_node(3)->mutable_attr())["T"].set_b(true);  // d fails last.
+  Graph g;
+  BuildHost(g);
+  const GraphState before = StateOf(g);
+  graph_scope use(g);
+  {
+    // Each imported node waits on x, so x's control outputs would keep the
+    // nodes added before d failed.
+    control_dependencies after({g.GetTensorByName("x").value()});
+    EXPECT_EQ(ImportGraphDef(gd, &g, "").code(), error::INVALID_ARGUMENT);
+  }
+  EXPECT_TRUE(StateOf(g) == before);
+  {
+    colocate_with near(g.GetTensorByName("y").value());
+    EXPECT_EQ(ImportGraphDef(gd, &g, "import").code(), error::INVALID_ARGUMENT);
+  }
+  EXPECT_TRUE(StateOf(g) == before);
+  // The same GraphDef, repaired, imports under the same scopes: the names
+  // are those a first import gives, no "_1" left by the failed tries.
+  gd = FourNodeDef();
+  {
+    control_dependencies after({g.GetTensorByName("x").value()});
+    ASSERT_TRUE(ImportGraphDef(gd, &g, "").ok());
+  }
+  EXPECT_EQ(g.FindNode("d")->control_inputs(),
+            std::vector<Node*>{g.FindNode("x")});
+  EXPECT_EQ(g.UniqueName("c", false), "c_1");
+}
+
+TEST(GraphDefAtomicTest, AFailedImportGraphDefKeepsItsScopeNameAsTensorFlow) {
+  // TensorFlow 2.21: after a failed tf.import_graph_def the graph has no new
+  // op, and tf.name_scope("import") then gives "import_1/".
+  GraphDef bad = SeedDef();
+  (*bad.mutable_node(2)->mutable_attr())["T"].set_b(true);
+  Graph g;
+  BuildHost(g);
+  graph_scope use(g);
+  const int before = g.num_nodes();
+  EXPECT_THROW(import_graph_def(bad), errors::InvalidArgumentError);
+  EXPECT_EQ(g.num_nodes(), before);
+  import_graph_def(SeedDef());
+  EXPECT_NE(g.FindNode("import_1/c"), nullptr);
+  EXPECT_EQ(g.FindNode("import/c"), nullptr);
+}
+
+TEST(GraphDefAtomicTest, ANodeFailingAfterOthersWereAddedLeavesNone) {
+  // Each node of the four fails in turn, by a wrong kind of attr: nodes
+  // before it were already in the graph when it failed.
+  for (int fail_at = 0; fail_at < 4; ++fail_at) {
+    GraphDef gd = FourNodeDef();
+    auto& attrs = *gd.mutable_node(fail_at)->mutable_attr();
+    attrs[gd.node(fail_at).op() == "Const" ? "dtype" : "T"].set_f(1.f);
+    Graph g;
+    BuildHost(g);
+    const GraphState before = StateOf(g);
+    EXPECT_EQ(ImportGraphDef(gd, &g, "").code(), error::INVALID_ARGUMENT);
+    EXPECT_TRUE(StateOf(g) == before) << "failed at node " << fail_at;
+  }
+}
+
+// --- Lengths read from the bytes --------------------------------------------
+
+// Records the largest request, so a test can show nothing big was allocated.
+class LargestRequest final : public Allocator {
+ public:
+  std::string Name() const override { return "largest_request"; }
+  void* AllocateRaw(size_t alignment, size_t num_bytes) override {
+    largest_ = std::max(largest_, num_bytes);
+    return cpu_allocator()->AllocateRaw(alignment, num_bytes);
+  }
+  void DeallocateRaw(void* ptr) override {
+    cpu_allocator()->DeallocateRaw(ptr);
+  }
+  size_t largest() const { return largest_; }
+
+ private:
+  size_t largest_ = 0;
+};
+
+TEST(GraphDefErrorTest, TensorContentIsCheckedBeforeTheTensorIsAllocated) {
+  // Three bytes of tensor_content claiming 2^28 floats (1 GiB) and 2^29
+  // (2 GiB, the largest a TensorProto may be).
+  for (const int64_t n : {int64_t{1} << 28, int64_t{1} << 29}) {
+    GraphDef gd = SeedDef();
+    auto* value =
+        (*gd.mutable_node(0)->mutable_attr())["value"].mutable_tensor();
+    value->mutable_tensor_shape()->Clear();
+    value->mutable_tensor_shape()->add_dim()->set_size(n);
+    value->set_tensor_content("\x01\x02\x03");
+    LargestRequest allocator;
+    Status s;
+    {
+      ScopedDefaultAllocator use(&allocator);
+      Graph g;
+      s = ImportInto(ParseGraphDef(Bytes(gd)).value(), &g);
+    }
+    EXPECT_EQ(s.code(), error::INVALID_ARGUMENT);
+    EXPECT_EQ(s.message(),
+              "Node 'a': attr 'value': TensorProto of type float "
+              "and shape [" +
+                  std::to_string(n) + "] needs " + std::to_string(4 * n) +
+                  " bytes of tensor_content, but has 3");
+    EXPECT_LT(allocator.largest(), size_t{1} << 20);
+  }
 }
 
 }  // namespace

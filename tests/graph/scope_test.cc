@@ -272,6 +272,28 @@ TEST_F(ScopeTest, CollectionsFilterByScopeFromTheStart) {
   EXPECT_STREQ(GraphKeys::TRAINABLE_VARIABLES, "trainable_variables");
 }
 
+TEST_F(ScopeTest, AnInvalidScopePatternIsInvalidArgumentNamingIt) {
+  add_to_collection("mine", constant(1.f, "a"));
+  // TensorFlow 2.21: tf.get_collection("k", "[") raises re.error
+  // ("unterminated character set at position 0"), the C++ mapping of which
+  // is InvalidArgumentError; it no longer takes "[" as a literal prefix.
+  for (const std::string bad : {"[", "a(", "*a"}) {
+    try {
+      get_collection<Output>("mine", bad);
+      ADD_FAILURE() << "no error for '" << bad << "'";
+    } catch (const errors::InvalidArgumentError& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with(
+          "get_collection scope '" + bad +
+          "' is not a valid regular expression: "))
+          << e.what();
+    }
+  }
+  // As in TensorFlow, a key with no collection is [] before the pattern is
+  // compiled.
+  EXPECT_TRUE(get_collection<Output>("absent", "[").empty());
+  EXPECT_EQ(get_collection<Output>("mine", "\\w").size(), 1u);
+}
+
 TEST_F(ScopeTest, FinalizedGraphRefusesNewOps) {
   g_.Finalize();
   try {

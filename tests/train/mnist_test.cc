@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "memory_probe.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/train/data/idx.h"
 
@@ -397,6 +398,32 @@ TEST_F(MnistTest, HugeDimsInTheHeaderAreDataLossWithoutAllocating) {
   StatusOr<IdxArray> idx = ReadIdx((dir_ / "rank").string());
   EXPECT_EQ(idx.status().code(), error::DATA_LOSS);
   EXPECT_THAT(idx.status().message(), HasSubstr("255 dimensions"));
+}
+
+TEST_F(MnistTest, HeaderSizesAreCheckedAgainstTheFileBeforeAllocating) {
+  // IDX sizes are 32-bit: 2^31 and the largest, 2^32 - 1, in one dimension
+  // and as a product (2^31 * 2^31 images of 2^31 pixels is 2^93), plain and
+  // gzipped; read_data_sets reads the same way (HugeDims... above).
+  const int64_t before = minitf::testing::PeakResidentBytes();
+  const uint32_t k2to31 = uint32_t{1} << 31;
+  for (const bool gzip : {false, true}) {
+    for (const auto& dims : std::vector<std::vector<uint32_t>>{
+             {k2to31}, {0xffffffff}, {k2to31, k2to31, k2to31}}) {
+      const std::string bytes =
+          IdxBytes(dims.size() == 1 ? kIdxLabelsMagic : kIdxImagesMagic, dims,
+                   {1, 2, 3});
+      WritePlain(dir_ / "huge", gzip ? Gzip(bytes) : bytes);
+      StatusOr<IdxArray> idx = ReadIdx((dir_ / "huge").string());
+      EXPECT_EQ(idx.status().code(), error::DATA_LOSS);
+      EXPECT_THAT(idx.status().message(),
+                  HasSubstr((dir_ / "huge").string() +
+                            " is truncated: its header declares shape ["));
+      EXPECT_THAT(idx.status().message(),
+                  HasSubstr("] but only 3 bytes of data follow"));
+    }
+  }
+  EXPECT_LT(minitf::testing::PeakResidentBytes() - before,
+            minitf::testing::kHugeBytes);
 }
 
 TEST_F(MnistTest, ImageAndLabelCountsMustAgree) {

@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "memory_probe.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
+#include "minitf/tensor/allocator.h"
 #include "minitf/tensor/errors.h"
+#include "minitf/train/crc32c.h"
 #include "minitf/train/saver/checkpoint_format.h"
 #include "minitf/train/variables.h"
 
@@ -160,6 +163,125 @@ TEST(SaverTest, EveryAlteredByteAndEveryTruncationIsDataLoss) {
   Session fresh;
   saver.restore(fresh, prefix);
   EXPECT_EQ(Values(fresh.run(w)), (std::vector<float>{1, 2}));
+}
+
+// Checkpoint bytes with any header count and record fields, every checksum
+// right, as a file made to mislead the reader would have them.
+class CheckpointBytes {
+ public:
+  explicit CheckpointBytes(uint64_t count) {
+    out_ = std::string(kCheckpointMagic);
+    Put(kCheckpointVersion, 4);
+    Put(count, 4);
+    Crc(0);
+  }
+  // One record: `name_len` may differ from name.size(), `data_len` from
+  // data.size().
+  CheckpointBytes& Record(uint64_t name_len, const std::string& name,
+                          const std::vector<uint64_t>& dims, uint64_t data_len,
+                          const std::string& data) {
+    const size_t start = out_.size();
+    Put(name_len, 4);
+    out_ += name;
+    Put(DT_FLOAT, 4);
+    Put(dims.size(), 4);
+    for (uint64_t d : dims) Put(d, 8);
+    Put(data_len, 8);
+    Crc(start);
+    const size_t data_start = out_.size();
+    out_ += data;
+    Crc(data_start);
+    return *this;
+  }
+  std::string Finish() const {
+    std::string whole = out_;
+    const std::string body = out_;
+    for (int i = 0; i < 8; ++i) {
+      whole.push_back(static_cast<char>(body.size() >> (8 * i)));
+    }
+    const uint32_t crc = crc32c::Mask(crc32c::Value(body));
+    for (int i = 0; i < 4; ++i)
+      whole.push_back(static_cast<char>(crc >> (8 * i)));
+    return whole + std::string(kCheckpointFooterMagic);
+  }
+
+ private:
+  void Put(uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i)
+      out_.push_back(static_cast<char>(v >> (8 * i)));
+  }
+  void Crc(size_t from) {
+    Put(crc32c::Mask(crc32c::Value(std::string_view(out_).substr(from))), 4);
+  }
+  std::string out_;
+};
+
+TEST(SaverTest, LengthsAndDimsBeyondTheFileAreDataLossWithoutAllocating) {
+  const std::string path = TestDir() + "/model.ckpt.data-00000-of-00001";
+  const std::string four_floats(16, '\0');
+  // The format itself, read back whole, as a check of the helper.
+  WriteFile(path,
+            CheckpointBytes(1).Record(1, "w", {4}, 16, four_floats).Finish());
+  std::vector<NamedTensor> tensors;
+  ASSERT_TRUE(ReadCheckpoint(path, &tensors).ok());
+  ASSERT_EQ(tensors.size(), 1u);
+  EXPECT_EQ(tensors[0].second.shape(), TensorShape({4}));
+
+  const uint64_t k2to31 = uint64_t{1} << 31, k2to60 = uint64_t{1} << 60;
+  const std::pair<std::string, std::string> cases[] = {
+      // Data lengths the file cannot hold.
+      {CheckpointBytes(1)
+           .Record(1, "w", {k2to60 / 4}, k2to60, four_floats)
+           .Finish(),
+       "bad data in record 0 (w)"},
+      {CheckpointBytes(1)
+           .Record(1, "w", {k2to31 / 4}, k2to31, four_floats)
+           .Finish(),
+       "bad data in record 0 (w)"},
+      // Dims whose product wraps to 0 in 64 bits, with no data at all, and
+      // dims of 2^31 and 2^60 elements with the 16 bytes there are.
+      {CheckpointBytes(1)
+           .Record(1, "w", {uint64_t{1} << 62, 4}, 0, "")
+           .Finish(),
+       "bad data in record 0 (w)"},
+      {CheckpointBytes(1).Record(1, "w", {k2to31}, 16, four_floats).Finish(),
+       "bad data in record 0 (w)"},
+      {CheckpointBytes(1).Record(1, "w", {k2to60}, 16, four_floats).Finish(),
+       "bad data in record 0 (w)"},
+      // A name length past the end.
+      {CheckpointBytes(1).Record(k2to31, "w", {4}, 16, four_floats).Finish(),
+       "bad record 0"},
+      // A count of 2^31 records with one there.
+      {CheckpointBytes(k2to31).Record(1, "w", {4}, 16, four_floats).Finish(),
+       "bad record 1"},
+  };
+  const int64_t before = testing::PeakResidentBytes();
+  testing::LargestRequest allocator;
+  for (const auto& [bytes, what] : cases) {
+    WriteFile(path, bytes);
+    Status s;
+    {
+      ScopedDefaultAllocator use(&allocator);
+      s = ReadCheckpoint(path, &tensors);
+    }
+    EXPECT_EQ(s.code(), error::DATA_LOSS) << what;
+    EXPECT_EQ(s.message(),
+              "Unable to read checkpoint file " + path + ": " + what);
+  }
+  EXPECT_LT(allocator.largest(), size_t{1} << 20);
+  EXPECT_LT(testing::PeakResidentBytes() - before, testing::kHugeBytes);
+}
+
+TEST(SaverTest, AStateFileThatIsNotOneIsDataLossNamingIt) {
+  // The `checkpoint` state file has no lengths to trust: it is lines of
+  // text, read as far as they go.
+  const std::string dir = TestDir();
+  WriteFile(dir + "/checkpoint", std::string("\x01\xff\xff\xff\x0f", 5));
+  EXPECT_EQ(
+      ErrorOf<errors::DataLossError>([&] {
+        get_checkpoint_state(dir);
+      }).find("Unable to parse checkpoint state file " + dir + "/checkpoint"),
+      0u);
 }
 
 TEST(SaverTest, MissingCheckpointIsNotFoundNamingThePath) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "memory_probe.h"
 #include "minitf/train/crc32c.h"
 
 namespace minitf {
@@ -100,6 +101,47 @@ TEST(TFRecordTest, EveryTruncationIsDataLossNamingFileAndOffset) {
               std::string::npos)
         << s.message();
   }
+}
+
+// A record header whose length checksum holds, for any length.
+std::string Header(uint64_t length) {
+  std::string out(kTFRecordHeaderBytes, '\0');
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(length >> (8 * i));
+  const uint32_t crc = crc32c::Mask(crc32c::Value(out.data(), 8));
+  for (int i = 0; i < 4; ++i) out[8 + i] = static_cast<char>(crc >> (8 * i));
+  return out;
+}
+
+TEST(TFRecordTest, ALengthBeyondTheFileIsDataLossWithoutAllocatingIt) {
+  const std::string path = TestPath("long.tfrecord");
+  const size_t second = EncodeTFRecord("first").size();
+  const int64_t before = testing::PeakResidentBytes();
+  // 2^60 and 2^31 bytes promised, 100 there; and lengths just past what is
+  // there, counting the footer the record also needs.
+  for (const uint64_t length :
+       {uint64_t{1} << 60, uint64_t{1} << 31, uint64_t{97}, uint64_t{100}}) {
+    WriteFile(path,
+              EncodeTFRecord("first") + Header(length) + std::string(100, 'x'));
+    TFRecordReader r;
+    ASSERT_TRUE(r.Open(path).ok());
+    std::string rec;
+    ASSERT_TRUE(r.ReadRecord(&rec).ok());
+    const Status s = r.ReadRecord(&rec);
+    EXPECT_EQ(s.code(), error::DATA_LOSS) << length;
+    EXPECT_EQ(s.message(), path + ": truncated record at offset " +
+                               std::to_string(second) + " (" +
+                               std::to_string(length) +
+                               " data bytes expected, 100 bytes left in the "
+                               "file)");
+  }
+  EXPECT_LT(testing::PeakResidentBytes() - before, testing::kHugeBytes);
+  // The length that fits is read (and its data checksum then checked).
+  WriteFile(path, Header(96) + std::string(100, 'x'));
+  TFRecordReader r;
+  ASSERT_TRUE(r.Open(path).ok());
+  std::string rec;
+  const Status s = r.ReadRecord(&rec);
+  EXPECT_NE(s.message().find("data checksum mismatch"), std::string::npos) << s;
 }
 
 TEST(TFRecordTest, AnyFlippedByteIsDataLoss) {

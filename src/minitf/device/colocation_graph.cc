@@ -42,8 +42,10 @@ bool IsRefInput(const Node& node, int i) {
   for (const ArgDef& arg : node.op_def().inputs) {
     int count = 1;
     if (!arg.number_attr.empty()) {
+      // Checked as an int when the node was built; Node::SetAttr could
+      // have replaced it since, so look before reading.
       auto n = node.attrs().find(arg.number_attr);
-      count = n == node.attrs().end()
+      count = n == node.attrs().end() || !n->second.holds<int64_t>()
                   ? 0
                   : static_cast<int>(n->second.get<int64_t>());
     }

@@ -209,7 +209,10 @@ StatusOr<Node*> Graph::AddNode(NodeSpec spec) {
   std::string key = n->name_;
   std::transform(key.begin(), key.end(), key.begin(),
                  [](unsigned char c) { return std::tolower(c); });
-  if (names_in_use_[key] == 0) names_in_use_[key] = 1;
+  if (auto it = names_in_use_.find(key);
+      it == names_in_use_.end() || it->second == 0) {
+    SetNameCount(key, 1);
+  }
   nodes_.push_back(std::move(node));
   return n;
 }
@@ -288,7 +291,7 @@ std::string Graph::UniqueName(std::string_view name, bool mark_as_used) {
   };
   std::string key = lower(full);
   int i = names_in_use_.count(key) ? names_in_use_[key] : 0;
-  if (mark_as_used) names_in_use_[key] = i + 1;
+  if (mark_as_used) SetNameCount(key, i + 1);
   if (i > 0) {
     const std::string base = full;
     // "a_1" may itself have been taken by an explicit name: step past it.
@@ -297,11 +300,69 @@ std::string Graph::UniqueName(std::string_view name, bool mark_as_used) {
       key = lower(full);
       ++i;
     }
-    if (mark_as_used) names_in_use_[key] = 1;
+    if (mark_as_used) SetNameCount(key, 1);
   }
   return full;
 }
 // --8<-- [end:unique_name]
+
+void Graph::SetNameCount(const std::string& key, int count) {
+  auto it = names_in_use_.find(key);
+  if (open_savepoints_ > 0) {
+    name_journal_.emplace_back(key, it == names_in_use_.end()
+                                        ? std::nullopt
+                                        : std::optional<int>(it->second));
+  }
+  if (it == names_in_use_.end()) {
+    names_in_use_.emplace(key, count);
+  } else {
+    it->second = count;
+  }
+}
+
+// --8<-- [start:rollback]
+void Graph::RollBack(int num_nodes, size_t journal_size) {
+  // Newest first, so that each node removed is the newest reader of its
+  // inputs and the newest waiter on its control inputs: the last entry of
+  // their consumer and control-output lists (AddNode appends in order).
+  while (static_cast<int>(nodes_.size()) > num_nodes) {
+    Node* n = nodes_.back().get();
+    for (const Output& in : n->inputs_) {
+      auto& consumers = in.node()->consumers_;
+      if (!consumers.empty() && consumers.back() == n) consumers.pop_back();
+    }
+    for (Node* c : n->control_inputs_) {
+      auto& outs = c->control_outputs_;
+      if (!outs.empty() && outs.back() == n) outs.pop_back();
+    }
+    by_name_.erase(n->name_);
+    nodes_.pop_back();
+  }
+  // The names, newest change first, each back to its count before.
+  while (name_journal_.size() > journal_size) {
+    auto& [key, before] = name_journal_.back();
+    if (before) {
+      names_in_use_[key] = *before;
+    } else {
+      names_in_use_.erase(key);
+    }
+    name_journal_.pop_back();
+  }
+}
+// --8<-- [end:rollback]
+
+GraphSavepoint::GraphSavepoint(Graph* graph)
+    : graph_(graph),
+      num_nodes_(graph->num_nodes()),
+      journal_size_(graph->name_journal_.size()) {
+  ++graph_->open_savepoints_;
+}
+
+GraphSavepoint::~GraphSavepoint() {
+  if (!committed_) graph_->RollBack(num_nodes_, journal_size_);
+  // The journal is needed only while some savepoint may still roll back.
+  if (--graph_->open_savepoints_ == 0) graph_->name_journal_.clear();
+}
 
 void Graph::AddToCollection(std::string_view key, CollectionItem item) {
   auto it = collections_.find(key);
@@ -312,25 +373,29 @@ void Graph::AddToCollection(std::string_view key, CollectionItem item) {
   it->second.push_back(std::move(item));
 }
 
-std::vector<CollectionItem> Graph::GetCollection(std::string_view key,
-                                                 std::string_view scope) const {
+StatusOr<std::vector<CollectionItem>> Graph::GetCollection(
+    std::string_view key, std::string_view scope) const {
   auto it = collections_.find(key);
-  if (it == collections_.end()) return {};
+  if (it == collections_.end()) return std::vector<CollectionItem>();
   if (scope.empty()) return it->second;
-  std::vector<CollectionItem> out;
+  // TensorFlow compiles the scope with re.compile, which raises re.error
+  // for a bad pattern; the C++ form of that is InvalidArgument. Like
+  // TensorFlow, a key with no collection returns [] before the pattern is
+  // looked at.
+  std::regex pattern;
   try {
-    const std::regex pattern{std::string(scope)};
-    for (const CollectionItem& item : it->second) {
-      // re.match: the pattern must match a prefix of the name.
-      if (std::regex_search(item.name, pattern,
-                            std::regex_constants::match_continuous)) {
-        out.push_back(item);
-      }
-    }
-  } catch (const std::regex_error&) {
-    // Not a valid pattern: take it literally, as a name prefix.
-    for (const CollectionItem& item : it->second) {
-      if (item.name.starts_with(scope)) out.push_back(item);
+    pattern = std::regex(std::string(scope));
+  } catch (const std::regex_error& e) {
+    return errors::InvalidArgument(
+        "get_collection scope '", scope,
+        "' is not a valid regular expression: ", e.what());
+  }
+  std::vector<CollectionItem> out;
+  for (const CollectionItem& item : it->second) {
+    // re.match: the pattern must match a prefix of the name.
+    if (std::regex_search(item.name, pattern,
+                          std::regex_constants::match_continuous)) {
+      out.push_back(item);
     }
   }
   return out;

@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -293,9 +294,12 @@ class Graph {
   // --- Collections ----------------------------------------------------------
   void AddToCollection(std::string_view key, CollectionItem item);
   /// Items of `key` whose name matches `scope` from its start (a regular
-  /// expression, as re.match in TensorFlow); all items when scope is "".
-  std::vector<CollectionItem> GetCollection(std::string_view key,
-                                            std::string_view scope = "") const;
+  /// expression, as re.match in TensorFlow, in std::regex's ECMAScript
+  /// grammar); all items when scope is "", none when `key` has no
+  /// collection. InvalidArgument naming the pattern when `scope` is not a
+  /// valid regular expression (TensorFlow's re.error).
+  StatusOr<std::vector<CollectionItem>> GetCollection(
+      std::string_view key, std::string_view scope = "") const;
   /// The list itself, to modify in place (tf.get_collection_ref).
   std::vector<CollectionItem>& GetCollectionRef(std::string_view key);
   std::vector<std::string> GetAllCollectionKeys() const;
@@ -312,9 +316,22 @@ class Graph {
   int64_t NextOpSeed() { return ++last_op_seed_; }
 
  private:
+  friend class GraphSavepoint;
+
+  // Every write to names_in_use_ goes through here, so that while a
+  // savepoint is open the old count can be written back.
+  void SetNameCount(const std::string& key, int count);
+  // Removes the nodes numbered `num_nodes` and up, newest first, and undoes
+  // the name changes after entry `journal_size` of the journal.
+  void RollBack(int num_nodes, size_t journal_size);
+
   std::vector<std::unique_ptr<Node>> nodes_;
   std::map<std::string, Node*, std::less<>> by_name_;
   std::map<std::string, int, std::less<>> names_in_use_;
+  // One entry per write to names_in_use_ while a savepoint is open: the key
+  // and its count before (nullopt: the key was absent).
+  std::vector<std::pair<std::string, std::optional<int>>> name_journal_;
+  int open_savepoints_ = 0;
   std::string name_scope_;
   std::vector<DeviceEntry> device_stack_;
   std::vector<ControlFrame> control_stack_;
@@ -324,6 +341,40 @@ class Graph {
   bool finalized_ = false;
   int64_t seed_ = 0;
   int64_t last_op_seed_ = 0;
+};
+
+/// Makes a series of additions to a graph all-or-nothing: unless Commit() is
+/// called, destroying the savepoint (on an early return or an exception
+/// alike) removes every node added to the graph since it was made and
+/// writes back the unique-name counters, so the graph has the nodes, names
+/// and next default names it had before. This is how ImportGraphDef leaves
+/// a graph unchanged when a node fails, as TensorFlow's importer undoes its
+/// nodes. Savepoints nest; an inner one's commit is undone by an outer
+/// rollback.
+///
+/// What is undone: nodes, their edges into older nodes (consumers and
+/// control outputs), and names reserved with UniqueName or by AddNode. What
+/// is not: collections, scopes, seeds, and attrs or devices set on older
+/// nodes. REQUIRES: nothing keeps a handle on a node added after the
+/// savepoint once it is rolled back; the graph outlives the savepoint.
+///
+///   GraphSavepoint savepoint(graph);
+///   TF_RETURN_IF_ERROR(AddManyNodes(graph));   // any failure: none added
+///   savepoint.Commit();
+class GraphSavepoint {
+ public:
+  explicit GraphSavepoint(Graph* graph);
+  ~GraphSavepoint();
+  GraphSavepoint(const GraphSavepoint&) = delete;
+  GraphSavepoint& operator=(const GraphSavepoint&) = delete;
+  /// Keeps the changes.
+  void Commit() { committed_ = true; }
+
+ private:
+  Graph* graph_;
+  int num_nodes_;
+  size_t journal_size_;
+  bool committed_ = false;
 };
 
 /// TensorFlow's print form: Tensor("MatMul:0", shape=(2, 2), dtype=float32).

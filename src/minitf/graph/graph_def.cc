@@ -162,6 +162,16 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
   AttrMap attrs;
   for (const auto& [key, value] : def.attr()) {
     const AttrDef* attr_def = op_def.FindAttr(key);
+    // The kind first, on the bytes: a bool where the op declares a type is
+    // this error, not a value read later as the wrong kind.
+    if (attr_def != nullptr) {
+      Status kind =
+          CheckAttrKind(*attr_def, AttrValueProtoKind(value, attr_def->type));
+      if (!kind.ok()) {
+        return Status(kind.code(), StrCat(kind.message(), "; NodeDef: {{node ",
+                                          name, "}}; Op<name=", def.op(), ">"));
+      }
+    }
     auto converted =
         AttrValueFromProto(value, attr_def ? attr_def->type : std::string());
     if (!converted.ok()) {
@@ -345,12 +355,17 @@ Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
                                      "' already exists in the Graph");
     }
   }
-  // A rehearsal in an empty graph finds any error of the nodes themselves
-  // (ops, attrs, types, shapes) before `graph` is touched, since nodes
-  // cannot be taken out of a graph again.
-  Graph rehearsal;
-  TF_RETURN_IF_ERROR(ImportInto(pending, order, scope, &rehearsal));
-  return ImportInto(pending, order, scope, graph);
+  // All or nothing, in one pass: the nodes go straight into `graph`, and a
+  // savepoint takes them out again, with the names they reserved, if any
+  // node fails, whether by a Status (a bad op, attr, type or shape) or by an
+  // exception from user code the graph runs while building (a device
+  // function). A rehearsal in a scratch graph would cost a second import and
+  // still miss what only the real graph has: its device functions,
+  // control-dependency and colocation scopes.
+  GraphSavepoint savepoint(graph);
+  TF_RETURN_IF_ERROR(ImportInto(pending, order, scope, graph));
+  savepoint.Commit();
+  return Status::OK();
 }
 // --8<-- [end:import_graph_def]
 
@@ -448,7 +463,8 @@ GraphDef as_graph_def(const Graph& graph) {
 
 void import_graph_def(const GraphDef& graph_def, const std::string& name) {
   // TensorFlow opens name_scope(name) and imports under the scope it gets:
-  // unique, and nested in any scope already open.
+  // unique, and nested in any scope already open. The scope's name stays
+  // taken when the import fails, as in TensorFlow.
   name_scope scope(name);
   errors::ThrowIfError(
       ImportGraphDef(graph_def, get_default_graph(), scope.name()));

@@ -59,10 +59,15 @@ StatusOr<GraphDef> ToGraphDef(const Graph& graph);
 /// device and control-dependency scopes apply as to any new node. Inputs
 /// refer to nodes of `graph_def` only.
 ///
-/// All-or-nothing: on error `graph` is unchanged (the import is first run
-/// into a scratch graph). Errors are InvalidArgument naming the node, with
-/// TensorFlow's wording where it has one: "Node 'c': Unknown input node
-/// 'x'", "Input 0 of node c was passed float from a:0 incompatible with
+/// All-or-nothing: on error, and when a device function throws (the
+/// exception passes through), `graph` is left with exactly the nodes and
+/// unique-name counters it had: a GraphSavepoint undoes the nodes already
+/// added. TensorFlow's importer undoes its nodes on an error too, but keeps
+/// them when a Python device function raises. A wrong kind of attr value
+/// for the op ("AttrValue had value with type 'bool' when 'type' expected
+/// for attr 'T'") is one of the errors. Errors are InvalidArgument naming the
+/// node, with TensorFlow's wording where it has one: "Node 'c': Unknown input
+/// node 'x'", "Input 0 of node c was passed float from a:0 incompatible with
 /// expected int32.", "Graph is invalid, contains a cycle with 2 nodes,
 /// including: a, b", "Node 'a' is not unique"; NotFound for an op the
 /// registry lacks; FailedPrecondition for a finalized graph.
@@ -105,7 +110,9 @@ GraphDef as_graph_def(const Graph& graph);
 /// tf.import_graph_def(graph_def, name=name) into the default graph. The
 /// nodes go under the name scope `name` made unique as name_scope does
 /// ("import/a", then "import_1/a" for a second import), inside the current
-/// scope; name "" imports the names unchanged.
+/// scope; name "" imports the names unchanged. When it throws, the graph
+/// has the nodes it had (ImportGraphDef), but, as in TensorFlow, the scope
+/// name stays taken: the next import goes under "import_1".
 void import_graph_def(const GraphDef& graph_def,
                       const std::string& name = "import");
 

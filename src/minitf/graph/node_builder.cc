@@ -101,6 +101,18 @@ StatusOr<Node*> NodeBuilder::Finalize(Graph* graph) const {
     }
   }
 
+  // Every attr given must be of its declared kind before any is read as
+  // that kind below.
+  for (const auto& [key, value] : attrs_) {
+    const AttrDef* def = op_def->FindAttr(key);
+    if (def == nullptr) continue;  // Annotations; unknown names fail in 2.
+    Status s = CheckAttrKind(*def, value.has_value() ? value.KindName() : "");
+    if (!s.ok()) {
+      return Status(s.code(), StrCat(s.message(), "; NodeDef: {{node ", display,
+                                     "}}; Op<name=", op_type_, ">"));
+    }
+  }
+
   // 1. Types: deduce type attrs and list lengths from the inputs.
   AttrMap attrs = attrs_;
   std::vector<Output> flat_inputs;
@@ -167,7 +179,8 @@ StatusOr<Node*> NodeBuilder::Finalize(Graph* graph) const {
     }
   }
 
-  // 2. Attrs: defaults, presence, kinds and allowed values.
+  // 2. Attrs: defaults, presence and allowed values. Kinds are right: those
+  // given were checked above, those deduced and the defaults are made so.
   for (const AttrDef& def : op_def->attrs) {
     auto it = attrs.find(def.name);
     if (it == attrs.end()) {
@@ -177,11 +190,6 @@ StatusOr<Node*> NodeBuilder::Finalize(Graph* graph) const {
                                        def.name, "'");
       }
       it = attrs.emplace(def.name, *def.default_value).first;
-    }
-    if (it->second.KindName() != def.type) {
-      return errors::InvalidArgument("Attr '", def.name, "' of '", op_type_,
-                                     "' Op must be of kind ", def.type,
-                                     ", not ", it->second.KindName());
     }
     if (def.type == "type" && !def.allowed_types.empty()) {
       const DType t = it->second.get<DType>();

@@ -4,8 +4,10 @@
 // the node it wants, op type, inputs, attrs, an optional name, and hands it
 // to a NodeBuilder. Finalize() does what TensorFlow's graph construction
 // does, in order:
-//   1. looks up the OpDef; checks the input count and each input's dtype
-//      against it, deducing type attrs (T) and list lengths (N);
+//   1. looks up the OpDef; checks each attr given is of its declared kind
+//      (a bool where a type is declared is an error, never read as a
+//      type), the input count and each input's dtype, deducing type attrs
+//      (T) and list lengths (N);
 //   2. fills attrs from their defaults, checks every attr is set and allowed;
 //   3. names the node under the current name scope, unique in the graph;
 //   4. runs the shape function on the input shapes;

@@ -143,6 +143,11 @@ StatusOr<AttrDef> ParseAttr(std::string_view spec) {
     }
   } else if (const size_t ge = rest.find(">="); ge != std::string_view::npos) {
     attr.type = std::string(Trim(rest.substr(0, ge)));
+    // The builder reads a minimum as an int: only an int attr may have one.
+    if (attr.type != "int") {
+      return errors::InvalidArgument("Spec '", spec,
+                                     "' gives a minimum to a non-int attr");
+    }
     attr.minimum = std::atoll(std::string(Trim(rest.substr(ge + 2))).c_str());
   } else {
     attr.type = std::string(rest);
@@ -169,6 +174,21 @@ const AttrDef* OpDef::FindAttr(std::string_view attr) const {
     if (a.name == attr) return &a;
   }
   return nullptr;
+}
+
+Status CheckAttrKind(const AttrDef& def, std::string_view given) {
+  if (given.empty()) {
+    return errors::InvalidArgument(
+        "AttrValue missing value with expected "
+        "type '",
+        def.type, "' for attr '", def.name, "'");
+  }
+  if (given != def.type) {
+    return errors::InvalidArgument("AttrValue had value with type '", given,
+                                   "' when '", def.type,
+                                   "' expected for attr '", def.name, "'");
+  }
+  return Status::OK();
 }
 
 OpDefBuilder::OpDefBuilder(std::string op_name) {

@@ -84,6 +84,18 @@ struct OpDef {
   const AttrDef* FindAttr(std::string_view attr) const;
 };
 
+/// OK when a value of kind `given` ("bool", "list(int)" ..., as
+/// AttrValue::KindName spells it) may be the value of `def`; else
+/// InvalidArgument in TensorFlow's words: "AttrValue had value with type
+/// 'bool' when 'type' expected for attr 'T'", and for `given` "" (no value)
+/// "AttrValue missing value with expected type 'type' for attr 'T'".
+/// Callers add the node, as TensorFlow does: "; NodeDef: {{node c}};
+/// Op<name=MatMul>".
+/// Every attr is checked so before its value is read as the declared kind,
+/// so a GraphDef or a caller with a wrong kind gets this error instead of a
+/// crash.
+Status CheckAttrKind(const AttrDef& def, std::string_view given);
+
 /// Builds an OpDef from TensorFlow-style spec strings. A malformed spec is
 /// our bug (ops are registered by the library), so Finalize() reports it
 /// through a Status that registration turns into a CHECK failure.

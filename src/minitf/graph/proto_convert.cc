@@ -32,13 +32,7 @@ StatusOr<Tensor> FillTensor(const proto::TensorProto& p, Tensor t) {
   const int64_t n = t.NumElements();
   const std::string& content = p.tensor_content();
   if (!content.empty()) {
-    const int64_t want = n * static_cast<int64_t>(sizeof(T));
-    if (static_cast<int64_t>(content.size()) != want) {
-      return errors::InvalidArgument(
-          "TensorProto of type ", DataTypeString(t.dtype()), " and shape ",
-          t.shape(), " needs ", want, " bytes of tensor_content, but has ",
-          content.size());
-    }
+    // Its size was checked before `t` was allocated (TensorFromProto).
     if constexpr (std::is_same_v<T, bool>) {
       // Any byte other than 0 or 1 would be an invalid bool to read.
       bool* out = t.data<bool>();
@@ -209,6 +203,15 @@ StatusOr<Tensor> TensorFromProto(const proto::TensorProto& tensor) {
                                      DataTypeString(dtype), " and shape ",
                                      shape, " is larger than 2 GiB");
   }
+  // tensor_content must be exactly the tensor's bytes: check before
+  // allocating, so that a few bytes claiming a huge shape cost nothing.
+  const int64_t want = n * DataTypeSize(dtype);
+  const size_t content = tensor.tensor_content().size();
+  if (content != 0 && static_cast<int64_t>(content) != want) {
+    return errors::InvalidArgument(
+        "TensorProto of type ", DataTypeString(dtype), " and shape ", shape,
+        " needs ", want, " bytes of tensor_content, but has ", content);
+  }
   TF_ASSIGN_OR_RETURN(Tensor t, Tensor::Allocate(dtype, shape));
   return SwitchDType(
       dtype, [&]<typename T>() { return FillTensor<T>(tensor, std::move(t)); });
@@ -310,6 +313,45 @@ StatusOr<AttrValue> AttrValueFromProto(const proto::AttrValue& value,
       break;
   }
   return errors::InvalidArgument("AttrValue has no value set");
+}
+
+std::string AttrValueProtoKind(const proto::AttrValue& value,
+                               std::string_view kind) {
+  switch (value.value_case()) {
+    case proto::AttrValue::kList: {
+      const auto& list = value.list();
+      // A list mixing kinds is refused when it is converted; here the first
+      // kind present names it.
+      if (list.s_size() > 0) return "list(string)";
+      if (list.i_size() > 0) return "list(int)";
+      if (list.f_size() > 0) return "list(float)";
+      if (list.b_size() > 0) return "list(bool)";
+      if (list.type_size() > 0) return "list(type)";
+      if (list.shape_size() > 0) return "list(shape)";
+      if (list.tensor_size() > 0) return "list(tensor)";
+      // Empty: a value for any list kind, and no value for any other.
+      return kind.starts_with("list(") ? std::string(kind) : "";
+    }
+    case proto::AttrValue::kS:
+      return "string";
+    case proto::AttrValue::kI:
+      return "int";
+    case proto::AttrValue::kF:
+      return "float";
+    case proto::AttrValue::kB:
+      return "bool";
+    case proto::AttrValue::kType:
+      return "type";
+    case proto::AttrValue::kShape:
+      return "shape";
+    case proto::AttrValue::kTensor:
+      return "tensor";
+    case proto::AttrValue::kPlaceholder:
+      return "placeholder";
+    case proto::AttrValue::VALUE_NOT_SET:
+      break;
+  }
+  return "";
 }
 
 }  // namespace minitf

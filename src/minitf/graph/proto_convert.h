@@ -68,4 +68,12 @@ Status AttrValueToProto(const AttrValue& value, proto::AttrValue* out);
 StatusOr<AttrValue> AttrValueFromProto(const proto::AttrValue& value,
                                        std::string_view kind = "");
 
+/// The kind of value a proto AttrValue holds, in op-definition syntax
+/// ("bool", "list(int)", "list(bool)", "placeholder" ...), to check against
+/// an OpDef (CheckAttrKind) before the value is converted; "" when no value
+/// is set. An empty list's bytes carry no kind: it is `kind` when that is a
+/// list kind (any list may be empty), else "" too, as TensorFlow reads it.
+std::string AttrValueProtoKind(const proto::AttrValue& value,
+                               std::string_view kind);
+
 }  // namespace minitf

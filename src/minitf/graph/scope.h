@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "minitf/graph/graph.h"
+#include "minitf/tensor/errors.h"
 
 namespace minitf {
 
@@ -136,13 +137,15 @@ void add_to_collection(std::string_view key, const T& value) {
   get_default_graph()->AddToCollection(key, {std::string(value.name()), value});
 }
 /// The items of type T in collection `key` whose names match `scope`
-/// (a regular expression matched from the start, as re.match).
+/// (a regular expression matched from the start, as re.match). Throws
+/// InvalidArgumentError naming `scope` when it is not a valid regular
+/// expression, where TensorFlow raises re.error.
 template <typename T>
 std::vector<T> get_collection(std::string_view key,
                               std::string_view scope = "") {
   std::vector<T> out;
   for (const CollectionItem& item :
-       get_default_graph()->GetCollection(key, scope)) {
+       errors::ValueOrThrow(get_default_graph()->GetCollection(key, scope))) {
     if (const T* v = std::any_cast<T>(&item.value)) out.push_back(*v);
   }
   return out;

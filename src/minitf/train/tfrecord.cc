@@ -1,5 +1,7 @@
 #include "minitf/train/tfrecord.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -123,6 +125,16 @@ size_t TFRecordReader::Read(size_t n, std::string* out) {
   return got;
 }
 
+StatusOr<uint64_t> TFRecordReader::BytesLeft() const {
+  struct stat st;
+  const off_t pos = ::ftello(file_);
+  if (::fstat(::fileno(file_), &st) != 0 || pos < 0) {
+    return errors::Internal(
+        path_, ": cannot find the file's size: ", std::strerror(errno));
+  }
+  return st.st_size > pos ? static_cast<uint64_t>(st.st_size - pos) : 0;
+}
+
 // --8<-- [start:read_record]
 Status TFRecordReader::ReadRecord(std::string* record) {
   if (file_ == nullptr) {
@@ -145,6 +157,15 @@ Status TFRecordReader::ReadRecord(std::string* record) {
                             " (length checksum mismatch)");
   }
   const uint64_t length = GetFixed64(header.data());
+  // A length whose checksum holds can still promise more than the file has
+  // (a writer stopped in the middle of a record, or a file made to exhaust
+  // memory): compare it with the bytes left before allocating for it.
+  TF_ASSIGN_OR_RETURN(const uint64_t left, BytesLeft());
+  if (length > left || left - length < kTFRecordFooterBytes) {
+    return errors::DataLoss(path_, ": truncated record at offset ", offset_,
+                            " (", length, " data bytes expected, ", left,
+                            " bytes left in the file)");
+  }
   std::string footer;
   if (Read(length, record) < length ||
       Read(kTFRecordFooterBytes, &footer) < kTFRecordFooterBytes) {

@@ -10,9 +10,12 @@
 //   uint32 masked crc32c of data
 //
 // The length has its own checksum so that a damaged length is caught before
-// the reader trusts it to skip ahead. A file cut short by a crash ends in a
-// partial record, which the reader reports as DataLoss naming the file and
-// the record's offset, rather than returning half a record.
+// the reader trusts it to skip ahead. A checksum proves only that the length
+// was written so, not that its bytes follow: the reader also compares it
+// with what is left of the file before allocating anything. A file cut
+// short by a crash ends in a partial record, which the reader reports as
+// DataLoss naming the file and the record's offset, rather than returning
+// half a record.
 //
 //   TFRecordWriter w;
 //   TF_RETURN_IF_ERROR(w.Open("/tmp/data.tfrecord"));
@@ -83,7 +86,9 @@ class TFRecordReader {
   /// The next record's data into `*record`. OutOfRange at the clean end of
   /// the file; DataLoss ("<file>: truncated record at offset N", "...
   /// corrupted record at offset N") for a partial record or a checksum that
-  /// does not match. REQUIRES: open.
+  /// does not match. A length longer than the rest of the file is a
+  /// truncated record, found before anything is allocated for it, so a
+  /// length of 2^60 costs nothing. REQUIRES: open, on a regular file.
   Status ReadRecord(std::string* record);
   /// Where the next record starts, in bytes from the start of the file.
   uint64_t offset() const { return offset_; }
@@ -91,6 +96,9 @@ class TFRecordReader {
  private:
   // Reads up to `n` bytes into `*out`; fewer only at the end of the file.
   size_t Read(size_t n, std::string* out);
+  // The bytes between the read position and the end of the file as it is
+  // now (an event file may still be growing while it is read).
+  StatusOr<uint64_t> BytesLeft() const;
 
   std::string path_;
   std::FILE* file_ = nullptr;

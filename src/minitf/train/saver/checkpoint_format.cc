@@ -193,15 +193,23 @@ Status DecodeCheckpoint(std::string_view bytes, const std::string& path,
         !DataTypeIsValid(static_cast<DType>(dtype))) {
       return loss(StrCat("bad record ", k));
     }
-    const TensorShape shape(dims);
+    // Every length is checked against the bytes that are really there
+    // before anything is allocated: the data must lie in the file (Bytes),
+    // and the dims must describe exactly those bytes. The dims are checked
+    // (FromDims), not multiplied blindly, since [2^62, 4] would wrap to 0
+    // elements and pass for an empty tensor, then allocate 2^64 of them.
+    const StatusOr<TensorShape> shape =
+        TensorShape::FromDims(dims, /*allow_unknown=*/false);
+    const uint64_t element_size = DataTypeSize(static_cast<DType>(dtype));
     const size_t data_start = c.pos();
     std::string_view data;
-    if (!c.Bytes(data_len, &data) || !c.Crc(data_start) ||
-        data_len != static_cast<uint64_t>(shape.num_elements()) *
-                        DataTypeSize(static_cast<DType>(dtype))) {
+    if (!shape.ok() || !c.Bytes(data_len, &data) || !c.Crc(data_start) ||
+        data_len % element_size != 0 ||
+        static_cast<uint64_t>(shape->num_elements()) !=
+            data_len / element_size) {
       return loss(StrCat("bad data in record ", k, " (", name, ")"));
     }
-    Tensor t(static_cast<DType>(dtype), shape);
+    Tensor t(static_cast<DType>(dtype), *shape);
     if (data_len > 0)
       std::memcpy(MutableTensorBytes(&t), data.data(), data_len);
     tensors->emplace_back(std::string(name), std::move(t));

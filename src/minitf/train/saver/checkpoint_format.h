@@ -62,7 +62,9 @@ std::string CheckpointDataPath(const std::string& prefix);
 std::string EncodeCheckpoint(const std::vector<NamedTensor>& tensors);
 
 /// The tensors of a checkpoint file's bytes, in the order they were saved.
-/// DataLoss naming `path` for a short, altered or foreign file.
+/// DataLoss naming `path` for a short, altered or foreign file, and for one
+/// whose lengths or dims promise more bytes than it holds, even with valid
+/// checksums: nothing is allocated beyond the bytes the file has.
 Status DecodeCheckpoint(std::string_view bytes, const std::string& path,
                         std::vector<NamedTensor>* tensors);
 
