@@ -8,8 +8,14 @@
 #
 # To add a chapter: append "NN-name:layer" to MINITF_CHAPTERS and give the
 # layer src/minitf/<layer>/, tests/<layer>/ and chapters/NN-name/programs/.
+#
+# `cmake --install <build dir> --prefix <dir>` installs the layers built as a
+# CMake package that other projects use with find_package(minitf) and
+# minitf::<layer> (see minitf_layer and cmake/minitfConfig.cmake.in).
 
 include_guard(GLOBAL)
+include(CMakePackageConfigHelpers)
+include(GNUInstallDirs)
 
 get_filename_component(MINITF_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
@@ -104,13 +110,23 @@ if(MINITF_HAVE_CUDA)
   set(CMAKE_CUDA_EXTENSIONS OFF)
 endif()
 
-find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+# minitf_find_package(<package> [args...]): find_package(... REQUIRED) for
+# a package the layers' libraries use, recorded so that the installed
+# minitfConfig.cmake finds it for the projects that use minitf. The course's
+# own tools (GoogleTest, Google Benchmark) are found with plain find_package,
+# so they stay out of the installed package. A macro, not a function, so the
+# package's variables (Protobuf_PROTOC_EXECUTABLE ...) reach the caller.
+macro(minitf_find_package)
+  find_package(${ARGN} REQUIRED)
+  string(JOIN " " _minitf_dependency ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY MINITF_PACKAGE_DEPENDENCIES "${_minitf_dependency}")
+endmacro()
+
+minitf_find_package(Eigen3 3.4 NO_MODULE)
+minitf_find_package(OpenMP COMPONENTS CXX)
+minitf_find_package(Threads)
 find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
-find_package(OpenMP REQUIRED COMPONENTS CXX)
-find_package(Threads REQUIRED)
-# Boost.Context's fcontext: the fibers of chapter 5's CUDA emulator.
-find_package(Boost 1.74 REQUIRED COMPONENTS context)
 include(GoogleTest)
 enable_testing()
 
@@ -122,6 +138,13 @@ enable_testing()
 # kernel registries), which nothing else references; a plain static library
 # would let the linker drop them. So the code is built into
 # minitf_<layer>_code and minitf_<layer> links it whole.
+#
+# Both are installed, with the layer's headers, and exported as
+# minitf::<layer> and minitf::<layer>_code. What they pass on to a program
+# that links them is what it needs to compile and link, and no more: the
+# include directories, C++20, the packages the layer uses. The course's
+# warnings, -march=native and sanitizers are set for its own folders
+# (add_compile_options above), so they stay in the course's build.
 function(minitf_layer layer)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
@@ -133,12 +156,24 @@ function(minitf_layer layer)
     return()
   endif()
   add_library(minitf_${layer}_code STATIC ${ARG_SOURCES})
-  target_include_directories(minitf_${layer}_code PUBLIC "${MINITF_ROOT}/src"
-                                                         "${CMAKE_BINARY_DIR}/include")
+  target_include_directories(minitf_${layer}_code PUBLIC
+    "$<BUILD_INTERFACE:${MINITF_ROOT}/src;${CMAKE_BINARY_DIR}/include>"
+    "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
+  target_compile_features(minitf_${layer}_code PUBLIC cxx_std_20)
   target_link_libraries(minitf_${layer}_code PUBLIC ${ARG_DEPS})
   add_library(minitf_${layer} INTERFACE)
+  # CMake 3.25 exports the target named in $<LINK_LIBRARY:...> as it is
+  # spelled, without the minitf:: namespace, so the installed name is given.
   target_link_libraries(minitf_${layer} INTERFACE
-                        "$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf_${layer}_code>")
+    "$<BUILD_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf_${layer}_code>>"
+    "$<INSTALL_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf::${layer}_code>>")
+  set_target_properties(minitf_${layer}_code PROPERTIES EXPORT_NAME ${layer}_code)
+  set_target_properties(minitf_${layer} PROPERTIES EXPORT_NAME ${layer})
+  install(TARGETS minitf_${layer} minitf_${layer}_code EXPORT minitfTargets
+          ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  install(DIRECTORY "${MINITF_ROOT}/src/minitf/${layer}/"
+          DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/minitf/${layer}"
+          FILES_MATCHING PATTERN "*.h")
 endfunction()
 
 # minitf_test(<name> SOURCES ... LIBS ... [LABEL <label>] [PREFIX <p>]
@@ -244,6 +279,36 @@ function(_minitf_write_umbrella last_chapter)
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/include/minitf/minitf.h" CONTENT "${body}")
 endfunction()
 
+# The install rules of the package as a whole: the generated headers
+# (minitf/minitf.h and the protobuf messages' headers), the exported targets
+# of every layer built (minitf_layer installs each layer's own files), and
+# minitfConfig.cmake with its version file. The version is 0.<last chapter>:
+# find_package(minitf 0.3) asks for chapter 3's layers or later ones.
+function(_minitf_install_package last_chapter)
+  get_property(MINITF_LAYERS GLOBAL PROPERTY MINITF_BUILT_LAYERS)
+  get_property(dependencies GLOBAL PROPERTY MINITF_PACKAGE_DEPENDENCIES)
+  list(REMOVE_DUPLICATES dependencies)
+  set(MINITF_FIND_DEPENDENCIES "")
+  foreach(dependency ${dependencies})
+    string(APPEND MINITF_FIND_DEPENDENCIES "find_dependency(${dependency})\n")
+  endforeach()
+  set(destination "${CMAKE_INSTALL_LIBDIR}/cmake/minitf")
+  configure_package_config_file("${MINITF_ROOT}/cmake/minitfConfig.cmake.in"
+                                "${CMAKE_BINARY_DIR}/minitfConfig.cmake"
+                                INSTALL_DESTINATION "${destination}")
+  string(SUBSTRING "${last_chapter}" 0 2 number)
+  math(EXPR number "${number}")
+  write_basic_package_version_file("${CMAKE_BINARY_DIR}/minitfConfigVersion.cmake"
+                                   VERSION "0.${number}" COMPATIBILITY SameMajorVersion)
+  install(EXPORT minitfTargets NAMESPACE minitf:: DESTINATION "${destination}")
+  install(FILES "${CMAKE_BINARY_DIR}/minitfConfig.cmake"
+                "${CMAKE_BINARY_DIR}/minitfConfigVersion.cmake"
+          DESTINATION "${destination}")
+  install(DIRECTORY "${CMAKE_BINARY_DIR}/include/minitf"
+          DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+          FILES_MATCHING PATTERN "*.h")
+endfunction()
+
 # minitf_build_course(<last chapter folder>): layers, tests, programs,
 # exercises and benchmarks of chapters 1..last, in order.
 function(minitf_build_course last_chapter)
@@ -271,6 +336,13 @@ function(minitf_build_course last_chapter)
     message(FATAL_ERROR "minitf: no chapter named '${last_chapter}' in MINITF_CHAPTERS")
   endif()
   _minitf_write_umbrella("${last_chapter}")
+  _minitf_install_package("${last_chapter}")
+  # The installed package, used by a project outside the course (label
+  # "install"). Its program trains a variable, so it needs layer 3.
+  get_property(layers GLOBAL PROPERTY MINITF_BUILT_LAYERS)
+  if("train" IN_LIST layers)
+    add_subdirectory("${MINITF_ROOT}/tests/install" "tests/install")
+  endif()
   # Course-wide tests of the tooling: the docs hook and the exercise runner.
   # Debian's mkdocs lives under /usr/bin/python3, so the hook's tests use it.
   add_test(NAME tools.docs_hooks
