@@ -58,7 +58,8 @@ std::unique_ptr<BFCAllocator> MakeBfc(size_t total, bool allow_growth = false,
 // The (size, in_use) of each chunk of the first region, in address order.
 std::vector<std::pair<size_t, bool>> Layout(const BFCAllocator& bfc) {
   std::vector<std::pair<size_t, bool>> layout;
-  for (const BFCAllocator::ChunkInfo& c : bfc.ChunkMap().at(0)) {
+  const auto map = bfc.ChunkMap();
+  for (const BFCAllocator::ChunkInfo& c : map.at(0)) {
     layout.emplace_back(c.size, c.in_use);
   }
   return layout;
