@@ -44,14 +44,18 @@ DeviceLocality GpuLocality() {
   return locality;
 }
 
+// Chapter 4's allocator of a virtual GPU's memory.
+DeviceAllocator* NewTrackingAllocator(int tf_gpu_id, int64_t memory_limit) {
+  return new TrackingAllocator(StrCat("GPU_", tf_gpu_id, "_virtual"),
+                               cpu_allocator(), memory_limit);
+}
+
 }  // namespace
 
 VirtualGpuDevice::VirtualGpuDevice(std::string name, int tf_gpu_id,
                                    int platform_gpu_id, int64_t memory_limit)
-    : VirtualGpuDevice(
-          std::move(name), platform_gpu_id,
-          new TrackingAllocator(StrCat("GPU_", tf_gpu_id, "_virtual"),
-                                cpu_allocator(), memory_limit)) {}
+    : VirtualGpuDevice(std::move(name), platform_gpu_id,
+                       NewTrackingAllocator(tf_gpu_id, memory_limit)) {}
 
 VirtualGpuDevice::VirtualGpuDevice(std::string name, int platform_gpu_id,
                                    DeviceAllocator* allocator)
@@ -64,8 +68,8 @@ VirtualGpuDevice::VirtualGpuDevice(std::string name, int platform_gpu_id,
 
 namespace {
 
-// The installed factory; a function-local static, so that a layer's static
-// initialiser may install one before or after this file's are run.
+// The installed factory, in a function-local static: a later layer installs
+// its factory from a static initialiser, which may run before this file's.
 struct AllocatorFactorySlot {
   std::mutex mu;
   VirtualGpuAllocatorFactory factory;  // guarded by mu
@@ -94,8 +98,7 @@ StatusOr<DeviceAllocator*> NewVirtualGpuAllocator(int tf_gpu_id,
     factory = slot.factory;
   }
   if (factory) return factory(tf_gpu_id, memory_bytes, options);
-  return new TrackingAllocator(StrCat("GPU_", tf_gpu_id, "_virtual"),
-                               cpu_allocator(), memory_bytes);
+  return NewTrackingAllocator(tf_gpu_id, memory_bytes);
 }
 
 StatusOr<int> VirtualGpuCount(const GPUOptions& options) {
