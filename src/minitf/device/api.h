@@ -25,6 +25,7 @@
 
 #include "minitf/device/async_op_kernel.h"
 #include "minitf/device/device.h"
+#include "minitf/device/device_allocator.h"
 #include "minitf/device/device_attributes.h"
 #include "minitf/device/device_context.h"
 #include "minitf/device/device_factory.h"

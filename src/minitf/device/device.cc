@@ -3,6 +3,8 @@
 #include <string_view>
 #include <utility>
 
+#include "minitf/device/tracking_allocator.h"
+
 namespace minitf {
 namespace {
 
@@ -18,11 +20,17 @@ DeviceSpec ParseDeviceName(const std::string& name) {
 
 Device::Device(DeviceAttributes attributes, Allocator* base,
                std::string allocator_name, int64_t bytes_limit)
+    : Device(
+          std::move(attributes), base,
+          new TrackingAllocator(std::move(allocator_name), base, bytes_limit)) {
+}
+
+Device::Device(DeviceAttributes attributes, Allocator* base,
+               DeviceAllocator* allocator)
     : attributes_(std::move(attributes)),
       parsed_name_(ParseDeviceName(attributes_.name)),
       base_(base),
-      allocator_(new TrackingAllocator(std::move(allocator_name), base,
-                                       bytes_limit)) {}
+      allocator_(allocator) {}
 
 Device::~Device() { allocator_->DestroyWhenIdle(); }
 

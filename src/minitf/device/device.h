@@ -23,9 +23,9 @@
 #include <cstdint>
 #include <string>
 
+#include "minitf/device/device_allocator.h"
 #include "minitf/device/device_attributes.h"
 #include "minitf/device/device_spec.h"
-#include "minitf/device/tracking_allocator.h"
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
 
@@ -50,7 +50,7 @@ struct TransferStats {
 /// Invariants: name() is a device name that DeviceSpec parses, with a type
 /// and an index, and parsed_name() is its parse; device_type() is the type
 /// in the name; the allocator lives as long as any tensor it allocated,
-/// which may be longer than the device (tracking_allocator.h).
+/// which may be longer than the device (device_allocator.h).
 ///
 /// Thread safety: every method may be called from any thread.
 class Device {
@@ -68,7 +68,7 @@ class Device {
 
   /// The allocator of this device's memory, which counts every byte (and,
   /// for a device with a limit, refuses past it).
-  Allocator* allocator() const { return allocator_; }
+  DeviceAllocator* allocator() const { return allocator_; }
   AllocatorStats GetAllocatorStats() const { return allocator_->GetStats(); }
   /// The allocator this device's kernels make their tensors from: the
   /// executor makes it the default allocator around each kernel it runs
@@ -121,16 +121,22 @@ class Device {
  protected:
   /// `base` provides the memory; `allocator_name` names the device's
   /// allocator in messages ("cpu", "GPU_0_virtual"); `bytes_limit` caps it
-  /// (0: no cap). REQUIRES: attributes.name parses as a device name with a
-  /// type and an index.
+  /// (0: no cap). The device's allocator is a TrackingAllocator over `base`.
+  /// REQUIRES: attributes.name parses as a device name with a type and an
+  /// index.
   Device(DeviceAttributes attributes, Allocator* base,
          std::string allocator_name, int64_t bytes_limit);
+  /// A device whose memory `allocator` owns; the device takes it over
+  /// (DestroyWhenIdle when the device goes). `base` is what the kernels of
+  /// a device on host memory allocate from (kernel_allocator()).
+  Device(DeviceAttributes attributes, Allocator* base,
+         DeviceAllocator* allocator);
 
  private:
   const DeviceAttributes attributes_;
   const DeviceSpec parsed_name_;
   Allocator* const base_;
-  TrackingAllocator* const allocator_;  // see TrackingAllocator's lifetime
+  DeviceAllocator* const allocator_;  // see DeviceAllocator's lifetime
   std::atomic<int64_t> copies_in_{0};
   std::atomic<int64_t> bytes_in_{0};
   std::atomic<int64_t> copies_out_{0};

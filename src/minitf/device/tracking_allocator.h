@@ -22,23 +22,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "minitf/tensor/allocator.h"
+#include "minitf/device/device_allocator.h"
 
 namespace minitf {
-
-/// tensorflow::AllocatorStats, with TensorFlow 1.x's field names.
-struct AllocatorStats {
-  int64_t num_allocs = 0;        ///< Allocations made, refused ones not.
-  int64_t bytes_in_use = 0;      ///< Bytes allocated and not yet freed.
-  int64_t max_bytes_in_use = 0;  ///< The peak of bytes_in_use.
-  int64_t max_alloc_size = 0;    ///< The largest single allocation.
-  int64_t bytes_limit = 0;       ///< The cap; 0 when there is none.
-  int64_t num_refused = 0;       ///< minitf's own: requests refused.
-
-  /// TensorFlow's five lines, numbers right-aligned in 20 columns:
-  /// "Limit:        " ... "MaxAllocSize: ".
-  std::string DebugString() const;
-};
 
 /// Counts, caps and forwards allocations to a base allocator.
 ///
@@ -50,13 +36,12 @@ struct AllocatorStats {
 /// buffer asks for its bytes plus a small header that holds the buffer's
 /// bookkeeping (tensor.h), so a tensor of 24 bytes counts a little more.
 ///
-/// Lifetime: tensors may outlive the device that made them (a fetched value
-/// kept by the program). So the owner does not delete a TrackingAllocator
-/// but calls DestroyWhenIdle(), and the allocator deletes itself once its
-/// last block comes back.
+/// Lifetime: a DeviceAllocator's. Tensors may outlive the device that made
+/// them (a fetched value kept by the program), so the owner calls
+/// DestroyWhenIdle() instead of delete.
 ///
 /// Thread safety: every method may be called from any thread.
-class TrackingAllocator final : public Allocator {
+class TrackingAllocator final : public DeviceAllocator {
  public:
   /// `base` provides the bytes and must outlive this allocator (the CPU's
   /// allocator lives forever). `bytes_limit` 0 means no limit.
@@ -71,14 +56,10 @@ class TrackingAllocator final : public Allocator {
   void DeallocateRaw(void* ptr) override;
   bool HostAccessible() const override { return base_->HostAccessible(); }
 
-  AllocatorStats GetStats() const;
-  /// Starts a new measurement: the peak and largest allocation become what
-  /// is in use now, the counts 0 (AllocatorStats::ClearStats).
-  void ClearStats();
-
-  /// Gives up ownership: deletes the allocator now if nothing is in use,
-  /// else when the last block is returned. Call once, instead of delete.
-  void DestroyWhenIdle();
+  /// Counts requested bytes.
+  AllocatorStats GetStats() const override;
+  void ClearStats() override;
+  void DestroyWhenIdle() override;
 
  private:
   ~TrackingAllocator() override = default;  // see DestroyWhenIdle

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <mutex>
 #include <string_view>
 #include <utility>
 
 #include "minitf/device/device_factory.h"
 #include "minitf/device/gpu_visibility.h"
+#include "minitf/device/tracking_allocator.h"
 
 namespace minitf {
 
@@ -42,16 +44,62 @@ DeviceLocality GpuLocality() {
   return locality;
 }
 
+// Chapter 4's allocator of a virtual GPU's memory.
+DeviceAllocator* NewTrackingAllocator(int tf_gpu_id, int64_t memory_limit) {
+  return new TrackingAllocator(StrCat("GPU_", tf_gpu_id, "_virtual"),
+                               cpu_allocator(), memory_limit);
+}
+
 }  // namespace
 
 VirtualGpuDevice::VirtualGpuDevice(std::string name, int tf_gpu_id,
                                    int platform_gpu_id, int64_t memory_limit)
+    : VirtualGpuDevice(std::move(name), platform_gpu_id,
+                       NewTrackingAllocator(tf_gpu_id, memory_limit)) {}
+
+VirtualGpuDevice::VirtualGpuDevice(std::string name, int platform_gpu_id,
+                                   DeviceAllocator* allocator)
     : Device(BuildDeviceAttributes(
-                 std::move(name), "GPU", memory_limit, GpuLocality(),
+                 std::move(name), "GPU", allocator->GetStats().bytes_limit,
+                 GpuLocality(),
                  StrCat("device: ", platform_gpu_id,
                         ", name: ", kVirtualGpuName, ", pci bus id: virtual")),
-             cpu_allocator(), StrCat("GPU_", tf_gpu_id, "_virtual"),
-             memory_limit) {}
+             cpu_allocator(), allocator) {}
+
+namespace {
+
+// The installed factory, in a function-local static: a later layer installs
+// its factory from a static initialiser, which may run before this file's.
+struct AllocatorFactorySlot {
+  std::mutex mu;
+  VirtualGpuAllocatorFactory factory;  // guarded by mu
+};
+
+AllocatorFactorySlot& FactorySlot() {
+  static AllocatorFactorySlot* slot = new AllocatorFactorySlot;
+  return *slot;
+}
+
+}  // namespace
+
+void SetVirtualGpuAllocatorFactory(VirtualGpuAllocatorFactory factory) {
+  AllocatorFactorySlot& slot = FactorySlot();
+  std::lock_guard<std::mutex> lock(slot.mu);
+  slot.factory = std::move(factory);
+}
+
+StatusOr<DeviceAllocator*> NewVirtualGpuAllocator(int tf_gpu_id,
+                                                  int64_t memory_bytes,
+                                                  const GPUOptions& options) {
+  VirtualGpuAllocatorFactory factory;
+  {
+    AllocatorFactorySlot& slot = FactorySlot();
+    std::lock_guard<std::mutex> lock(slot.mu);
+    factory = slot.factory;
+  }
+  if (factory) return factory(tf_gpu_id, memory_bytes, options);
+  return NewTrackingAllocator(tf_gpu_id, memory_bytes);
+}
 
 StatusOr<int> VirtualGpuCount(const GPUOptions& options) {
   if (options.virtual_gpus < 0 || options.virtual_gpus > kMaxVirtualGpus) {
@@ -116,9 +164,12 @@ class VirtualGpuDeviceFactory : public DeviceFactory {
                         VirtualGpuMemoryLimit(gpu_options));
     const int count = std::min(wanted, static_cast<int>(platform_ids.size()));
     for (int tf_id = 0; tf_id < count; ++tf_id) {
+      TF_ASSIGN_OR_RETURN(
+          DeviceAllocator * allocator,
+          NewVirtualGpuAllocator(tf_id, memory_limit, gpu_options));
       devices->push_back(std::make_unique<VirtualGpuDevice>(
-          name_prefix + LocalDeviceName("GPU", tf_id), tf_id,
-          platform_ids[tf_id], memory_limit));
+          name_prefix + LocalDeviceName("GPU", tf_id), platform_ids[tf_id],
+          allocator));
     }
     return Status::OK();
   }

@@ -10,6 +10,12 @@
 // brings GPU kernels, a virtual GPU runs the CPU kernels that are registered
 // for it: for the ops TensorFlow has GPU kernels for (virtual_gpu_kernels.cc).
 //
+// Whose memory: chapter 4 gives each virtual GPU a TrackingAllocator named
+// GPU_<n>_virtual, capped at the memory limit. A later layer may install
+// another allocator for them through SetVirtualGpuAllocatorFactory: chapter
+// 5 installs TensorFlow's BFC allocator, GPU_<n>_bfc, so that virtual GPUs
+// manage their memory as a real GPU's is managed.
+//
 // How many: GPUOptions::virtual_gpus, or else the environment variable
 // MINITF_VIRTUAL_GPUS; CUDA_VISIBLE_DEVICES, gpu_options.visible_device_list
 // and device_count["GPU"] then select among them as among real GPUs
@@ -24,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "minitf/device/device.h"
@@ -62,8 +69,14 @@ class VirtualGpuDevice final : public Device {
  public:
   /// `tf_gpu_id` is the N of /device:GPU:N; `platform_gpu_id` is the GPU the
   /// process sees, named in physical_device_desc; `memory_limit` > 0 bytes.
+  /// Its allocator is chapter 4's: a TrackingAllocator named
+  /// "GPU_<tf_gpu_id>_virtual", capped at `memory_limit`.
   VirtualGpuDevice(std::string name, int tf_gpu_id, int platform_gpu_id,
                    int64_t memory_limit);
+  /// A virtual GPU whose memory `allocator` owns; the device takes it over.
+  /// memory_limit is the allocator's bytes_limit.
+  VirtualGpuDevice(std::string name, int platform_gpu_id,
+                   DeviceAllocator* allocator);
 
   bool UsesHostMemory() const override { return false; }
   DeviceContext* device_context() override { return &context_; }
@@ -71,6 +84,29 @@ class VirtualGpuDevice final : public Device {
  private:
   VirtualGpuDeviceContext context_;
 };
+
+// --8<-- [start:allocator_hook]
+/// Makes the allocator of virtual GPU `tf_gpu_id` (the N of /device:GPU:N),
+/// a card of `memory_bytes` bytes, for a session with `options`; the caller
+/// owns the result (DestroyWhenIdle). An error fails the session's creation.
+using VirtualGpuAllocatorFactory = std::function<StatusOr<DeviceAllocator*>(
+    int tf_gpu_id, int64_t memory_bytes, const GPUOptions& options)>;
+
+/// The extension point through which a later layer chooses the allocator of
+/// virtual GPUs: from now on the factory makes it. Call it from a static
+/// initialiser of the layer that brings the allocator, so that linking that
+/// layer is what installs it. An empty factory restores chapter 4's
+/// TrackingAllocator. Thread safety: safe at any time; devices made before
+/// keep the allocator they have.
+void SetVirtualGpuAllocatorFactory(VirtualGpuAllocatorFactory factory);
+
+/// The allocator of a new virtual GPU: the installed factory's, or, without
+/// one, a TrackingAllocator "GPU_<tf_gpu_id>_virtual" capped at
+/// `memory_bytes`.
+StatusOr<DeviceAllocator*> NewVirtualGpuAllocator(int tf_gpu_id,
+                                                  int64_t memory_bytes,
+                                                  const GPUOptions& options);
+// --8<-- [end:allocator_hook]
 
 /// The default memory limit of a virtual GPU: 1 GiB.
 inline constexpr int64_t kDefaultVirtualGpuMemoryLimit = int64_t{1} << 30;
@@ -82,8 +118,10 @@ inline constexpr int kMaxVirtualGpus = 64;
 /// (0 when unset). InvalidArgument for a negative field, or a variable that
 /// is not a whole number from 0 to kMaxVirtualGpus.
 StatusOr<int> VirtualGpuCount(const GPUOptions& options);
-/// The memory limit of each virtual GPU in bytes: virtual_gpu_memory_limit_mb
-/// MiB, or the default for 0; InvalidArgument when negative.
+/// The memory of each virtual GPU in bytes: virtual_gpu_memory_limit_mb
+/// MiB, or the default for 0; InvalidArgument when negative. Chapter 4's
+/// allocator caps the GPU there; chapter 5's BFC allocator treats it as the
+/// card's memory, of which TensorFlow's rules give it a share.
 StatusOr<int64_t> VirtualGpuMemoryLimit(const GPUOptions& options);
 
 }  // namespace minitf

@@ -8,8 +8,11 @@
 // the CUDA runtime API, and reports misuse as compute-sanitizer does. Kernel
 // sources include minitf/gpu/emulator/cuda.h themselves: it defines CUDA's
 // keywords (threadIdx, __shared__, ...) as macros, which have no place in
-// every program that includes <minitf/minitf.h>. The CUDA device, its
-// kernels and cuBLAS come next.
+// every program that includes <minitf/minitf.h>. The layer also has
+// TensorFlow's BFC allocator of a GPU's memory (bfc_allocator.h), with the
+// rules for how much of the card it takes (gpu_allocator.h); linking the
+// layer makes virtual GPUs allocate through it, as GPU_<n>_bfc. The CUDA
+// device, its kernels and cuBLAS come next.
 //
 //   // kernels.cuh, compiled by nvcc or by the host compiler:
 //   #include "minitf/gpu/emulator/cuda.h"
@@ -17,3 +20,7 @@
 //     int i = blockIdx.x * blockDim.x + threadIdx.x;
 //     if (i < n) x[i] *= a; }
 #pragma once
+
+#include "minitf/gpu/bfc_allocator.h"
+#include "minitf/gpu/gpu_allocator.h"
+#include "minitf/gpu/sub_allocator.h"
