@@ -14,3 +14,15 @@ configure_and_build() {
     { cat "$dir.configure.log"; return 1; }
   cmake --build "$dir" -j "$MINITF_JOBS"
 }
+
+# The peers the benchmarks compare with, TensorFlow and PyTorch from PyPI, in
+# a virtual environment that scripts/peers.sh makes (MINITF_PEERS_DIR says
+# where; .peers/ in the repository by default).
+MINITF_PEERS_DIR="${MINITF_PEERS_DIR:-$MINITF_ROOT/.peers}"
+MINITF_PEERS_PYTHON="$MINITF_PEERS_DIR/bin/python"
+
+# peer_has <module>: whether the peers' Python is there and imports <module>.
+peer_has() {
+  [[ -x "$MINITF_PEERS_PYTHON" ]] &&
+    TF_CPP_MIN_LOG_LEVEL=3 "$MINITF_PEERS_PYTHON" -c "import $1" >/dev/null 2>&1
+}
