@@ -26,14 +26,17 @@ if peer_has tensorflow; then
   printf '%s\n%s\n' "$minitf_out" "$tf_out" | awk '
     /^session_first_run_ms/ { minitf[$2] = $3 }
     /^tf_first_run_ms/ { tf[$2] = $3 }
+    function row(label, m, t) {
+      printf "  %-44s %7.2f ms %9.2f ms %7.2fx\n", label, m, t, t / m
+    }
     END {
-      printf "  %-40s %10s %12s %8s\n", "", "minitf", "TensorFlow", "ratio"
-      printf "  %-40s %7.2f ms %9.2f ms %7.2fx\n",
-             "initializer (places the graph)", minitf["init"], tf["init"],
-             tf["init"] / minitf["init"]
-      printf "  %-40s %7.2f ms %9.2f ms %7.2fx\n",
-             "training step (plans the step)", minitf["step"], tf["step"],
-             tf["step"] / minitf["step"]
+      printf "  %-44s %10s %12s %8s\n", "", "minitf", "TensorFlow", "ratio"
+      row("initializer (places the graph)", minitf["init"], tf["init"])
+      row("training step (plans the step)", minitf["step"], tf["step"])
+      row("initializer, TensorFlow with Grappler off", minitf["init"],
+          tf["init_no_grappler"])
+      row("training step, TensorFlow with Grappler off", minitf["step"],
+          tf["step_no_grappler"])
     }'
 else
   echo "TensorFlow is not in the peers' environment ($MINITF_PEERS_DIR, scripts/peers.sh): its rows are skipped."

@@ -14,9 +14,13 @@ has no timer for those steps alone, so the figures are:
     pruning, Grappler, partitioning and kernels for the step (the graph is
     placed already).
 Each is the best over several fresh sessions; a cached run is the best of
-three. Prints, last, machine-readable lines:
-  tf_first_run_ms init <ms>
+three. Measured twice: with TensorFlow's default options, and with Grappler
+turned off (minitf has no graph optimizer of the kind). Prints, last,
+machine-readable lines:
+  tf_first_run_ms init <ms>            (default options)
   tf_first_run_ms step <ms>
+  tf_first_run_ms init_no_grappler <ms>
+  tf_first_run_ms step_no_grappler <ms>
 Usage: <peers' python> tf_placement.py [--quick]
 """
 import os
@@ -69,13 +73,9 @@ def seconds(fn):
     return time.perf_counter() - start
 
 
-def main():
-    sessions = 1 if "--quick" in sys.argv else 3
-    graph = tf.Graph()
-    with graph.as_default():
-        loss, train_ops, init = build()
-    nodes = len(graph.get_operations())
-    config = tf.ConfigProto(device_count={"CPU": TOWER_DEVICES + 1})
+def first_runs(graph, loss, train_ops, init, config, sessions):
+    """The best init and step figures over `sessions` fresh sessions, in
+    seconds."""
     feeds = {graph.get_tensor_by_name("x:0"): np.zeros([1, 4], np.float32)}
     best_init = best_step = float("inf")
     for _ in range(sessions):
@@ -87,14 +87,33 @@ def main():
             first = seconds(step)
             cached = min(seconds(step) for _ in range(3))
             best_step = min(best_step, first - cached)
+    return best_init, best_step
+
+
+def main():
+    sessions = 1 if "--quick" in sys.argv else 3
+    graph = tf.Graph()
+    with graph.as_default():
+        loss, train_ops, init = build()
+    nodes = len(graph.get_operations())
+    config = tf.ConfigProto(device_count={"CPU": TOWER_DEVICES + 1})
+    init_s, step_s = first_runs(graph, loss, train_ops, init, config, sessions)
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    bare_init_s, bare_step_s = first_runs(graph, loss, train_ops, init, config,
+                                          sessions)
     print(f"TensorFlow {tf.__version__}: a {nodes}-node tower model on CPU:0,"
           f" CPU:1 and CPU:2, first runs less cached ones")
-    print(f"  initializer's run (places the graph, plans its part): "
-          f"{best_init * 1e3:7.2f} ms")
-    print(f"  training step's run (plans the step)                : "
-          f"{best_step * 1e3:7.2f} ms")
-    print(f"tf_first_run_ms init {best_init * 1e3:.3f}")
-    print(f"tf_first_run_ms step {best_step * 1e3:.3f}")
+    for what, (i, s) in (("default options", (init_s, step_s)),
+                         ("Grappler off", (bare_init_s, bare_step_s))):
+        print(f"  {what}:")
+        print(f"    initializer's run (places the graph, plans its part):"
+              f" {i * 1e3:7.2f} ms")
+        print(f"    training step's run (plans the step)                :"
+              f" {s * 1e3:7.2f} ms")
+    print(f"tf_first_run_ms init {init_s * 1e3:.3f}")
+    print(f"tf_first_run_ms step {step_s * 1e3:.3f}")
+    print(f"tf_first_run_ms init_no_grappler {bare_init_s * 1e3:.3f}")
+    print(f"tf_first_run_ms step_no_grappler {bare_step_s * 1e3:.3f}")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ if peer_has tensorflow; then
   tf_out=$("$MINITF_PEERS_PYTHON" benchmarks/graph/tf_tiny_ops.py "$@")
   echo "$tf_out" | grep -v '^tf_tiny_op_us'
   echo "$tf_out" | awk -v s="$session_us" '/^tf_tiny_op_us/ {
-    how = $2 == "run" ? "sess.run(y, feeds)    " : "sess.make_callable(...)"
-    printf "  TensorFlow %s : %7.3f us/op   %7.2fx\n", how, $3, $3 / s
+    how = $2 == "run" ? "TensorFlow sess.run(y, feeds)" : "TensorFlow sess.make_callable(y, [x])"
+    printf "  %-38s: %7.3f us/op   %7.2fx\n", how, $3, $3 / s
   }'
 else
   echo "  TensorFlow is not in the peers' environment ($MINITF_PEERS_DIR, scripts/peers.sh): its rows are skipped."
@@ -34,7 +34,7 @@ if peer_has torch; then
   torch_out=$("$MINITF_PEERS_PYTHON" benchmarks/graph/torch_tiny_ops.py "$@")
   echo "$torch_out" | grep -v '^torch_tiny_op_us'
   echo "$torch_out" | awk -v s="$session_us" '/^torch_tiny_op_us/ {
-    printf "  PyTorch a.add_(b), eager              : %7.3f us/op   %7.2fx\n", $2, $2 / s
+    printf "  %-38s: %7.3f us/op   %7.2fx\n", "PyTorch a.add_(b), eager", $2, $2 / s
   }'
 else
   echo "  PyTorch is not in the peers' environment ($MINITF_PEERS_DIR, scripts/peers.sh): its rows are skipped."
