@@ -15,19 +15,17 @@ configure_and_build() {
   cmake --build "$dir" -j "$MINITF_JOBS"
 }
 
-# The peers (scripts/peers.sh): TensorFlow and PyTorch from PyPI in a virtual
-# environment, .peers/ unless MINITF_PEERS_DIR names another.
+# The peers, TensorFlow and PyTorch from PyPI, in a virtual environment that
+# scripts/peers.sh makes (MINITF_PEERS_DIR says where; .peers/ in the
+# repository by default). The benchmarks compare with them; the oracle tests
+# run TensorFlow beside minitf.
 MINITF_PEERS_DIR="${MINITF_PEERS_DIR:-$MINITF_ROOT/.peers}"
+MINITF_PEERS_PYTHON="$MINITF_PEERS_DIR/bin/python"
 
-# peers_python [tensorflow|torch]: prints the peers' python when the peers
-# (or the one named) are installed; else prints nothing and returns 1, and
-# the caller says that scripts/peers.sh installs them.
-peers_python() {
-  local py="$MINITF_PEERS_DIR/bin/python" package
-  [[ -x "$py" ]] || return 1
-  for package in "${1:-tensorflow}" "${1:-torch}"; do
-    compgen -G "$MINITF_PEERS_DIR/lib/python3*/site-packages/$package/__init__.py" >/dev/null ||
-      return 1
-  done
-  echo "$py"
+# peer_has <package>: whether the peers' Python is there with <package>
+# (tensorflow, torch) installed. Looks for the package's files rather than
+# importing it: importing TensorFlow alone takes seconds.
+peer_has() {
+  [[ -x "$MINITF_PEERS_PYTHON" ]] &&
+    compgen -G "$MINITF_PEERS_DIR/lib/python3*/site-packages/$1/__init__.py" >/dev/null
 }

@@ -32,15 +32,20 @@ inline constexpr int kTowerModelNodes = 10000;
 // Adds towers until the graph has at least kTowerModelNodes nodes: on GPU:0,
 // on GPU:1 ... on GPU:gpus-1, then one that asks for no device, and again.
 // Returns the sum of the towers' losses; the update ops of every tower go to
-// `train_ops` when it is not null.
+// `train_ops` when it is not null. With `on_cpus`, the towers ask for CPU:1
+// ... CPU:gpus instead (the devices TensorFlow's CPU-only build can make).
 inline Output BuildTowerModel(Graph* graph, int gpus,
-                              std::vector<Operation>* train_ops = nullptr) {
+                              std::vector<Operation>* train_ops = nullptr,
+                              bool on_cpus = false) {
   graph_scope use(*graph);
   Output x = placeholder(float32, {1, 4}, "x");
   std::vector<Output> towers;
   for (int t = 0; graph->num_nodes() < kTowerModelNodes; ++t) {
     const int slot = t % (gpus + 1);
-    device_scope on_gpu(slot < gpus ? "/gpu:" + std::to_string(slot) : "");
+    const std::string tower_device = on_cpus
+                                         ? "/cpu:" + std::to_string(slot + 1)
+                                         : "/gpu:" + std::to_string(slot);
+    device_scope on_gpu(slot < gpus ? tower_device : "");
     name_scope tower("tower_" + std::to_string(t));
     Output h = x;
     std::vector<Variable> weights;

@@ -1,7 +1,8 @@
 """PyTorch's per-op cost on the chain graph_bench.cc times: 1,000 in-place
 adds on 1-element CPU tensors (a.add_(b) in a loop), best of many runs, one
-thread. Prints one machine-readable line: "torch_tiny_op_us <us per op>".
-Run with Debian's /usr/bin/python3, which has python3-torch."""
+thread. Prints, last, one machine-readable line:
+  torch_tiny_op_us <us per op>
+Usage: <peers' python> torch_tiny_ops.py [--quick]   (scripts/peers.sh)"""
 import sys
 import time
 
@@ -19,5 +20,5 @@ for _ in range(REPS):
     for _ in range(CHAIN):
         a.add_(b)
     best = min(best, time.perf_counter() - start)
-print(f"torch {torch.__version__}: a.add_(b) on 1-element tensors")
+print(f"PyTorch {torch.__version__}, 1 thread: a.add_(b) on 1-element tensors")
 print(f"torch_tiny_op_us {best * 1e6 / CHAIN:.4f}")

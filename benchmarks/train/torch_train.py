@@ -13,8 +13,7 @@ random data and timing, so that the ratio of the two is the engines' alone.
 Each timed window starts from freshly initialised parameters; the figure is
 the best window's examples per second. Prints, last, machine-readable lines:
   torch_examples_per_s <model> <threads> <examples/s>
-Usage: python3 torch_train.py [--quick] [--threads N]   (Debian's python3,
-which has python3-torch).
+Usage: <peers' python> torch_train.py [--quick] [--threads N]   (scripts/peers.sh)
 """
 import argparse
 import time
@@ -111,13 +110,13 @@ def examples_per_second(loss_fn, optimizer_for_window, init, data, windows,
     return steps * BATCH / best, last_loss
 
 
-def loaded_blas():
-    """The BLAS library this process loaded: PyTorch's Debian build calls
-    whichever libblas.so.3 the system (or LD_LIBRARY_PATH) gives it, the
-    reference BLAS or OpenBLAS, and its speed depends on which."""
-    with open("/proc/self/maps") as maps:
-        paths = {line.split()[-1] for line in maps if "blas" in line}
-    return ", ".join(sorted(paths)) or "none found"
+def blas():
+    """The BLAS PyTorch was built with, from its build settings (the PyPI
+    wheels carry their own)."""
+    settings = torch.__config__.show()
+    if "BLAS_INFO=" not in settings:
+        return "not shown"
+    return settings.split("BLAS_INFO=")[1].split(",")[0]
 
 
 def main():
@@ -130,8 +129,8 @@ def main():
     data = random_batches(10 if args.quick else 60)
     windows = 2 if args.quick else 7
 
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s),"
-          f" BLAS: {loaded_blas()}")
+    print(f"PyTorch {torch.__version__}, {torch.get_num_threads()} thread(s),"
+          f" BLAS: {blas()}")
     loss_fn, opt, init = softmax_regression()
     softmax_rate, loss = examples_per_second(loss_fn, lambda: opt, init, data,
                                              windows,

@@ -16,17 +16,29 @@
 // Also timed, for the record: building the MLP's gradient graph with
 // tf::gradients (no session involved).
 //
-// benchmarks/train/compare.sh runs this beside the same models in PyTorch
-// (torch_train.py). The last lines are machine-readable:
+// With --scaling, instead: what a second thread gives the MLP, against what
+// it gives a plain Eigen GEMM of the step's five matrix products (the work
+// that splits best), both measured here at 1 and 2 threads, windows of the
+// two thread counts taken in turn so that a change in the machine's load
+// falls on both.
+//
+// benchmarks/train/compare.sh runs this beside the same models in
+// TensorFlow (tf_train.py) and PyTorch (torch_train.py). The last lines are
+// machine-readable:
 //   train_examples_per_s <model> <threads> <examples/s>
 //   gradients_ms <ms>
-// Usage: train_bench [--quick] [--threads N]
+// or, with --scaling,
+//   mlp_scaling <minitf speed-up> <Eigen GEMM speed-up> <ratio>
+// Usage: train_bench [--quick] [--threads N | --scaling]
+#include <Eigen/Core>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "minitf/graph/api.h"
@@ -115,33 +127,138 @@ Model Mlp() {
   return m;
 }
 
+// A model's training session: the steps feed the batches of `data` in turn.
+class Trainer {
+ public:
+  Trainer(const Model& model, const Batches& data)
+      : model_(model), data_(data), init_(tf::global_variables_initializer()) {
+    sess_.run(init_);
+    for (int i = 0; i < 20; ++i) Step();  // Plans the run; warms the caches.
+  }
+
+  // The seconds `steps` steps take, from freshly initialised variables.
+  double Window(int steps) {
+    sess_.run(init_);
+    return BestSeconds(1, [&] {
+      for (int i = 0; i < steps; ++i) Step();
+    });
+  }
+
+  float Loss() {
+    return sess_
+        .run(model_.loss, {{model_.x, data_.xs[0]}, {model_.y_, data_.ys[0]}})
+        .scalar<float>();
+  }
+
+ private:
+  void Step() {
+    sess_.run(model_.train_step,
+              {{model_.x, data_.xs[next_]}, {model_.y_, data_.ys[next_]}});
+    next_ = (next_ + 1) % static_cast<int>(data_.xs.size());
+  }
+
+  const Model& model_;
+  const Batches& data_;
+  tf::Session sess_;
+  const tf::Operation init_;
+  int next_ = 0;
+};
+
 // Trains `model` for `windows` windows of `steps` steps each, every window
 // from fresh variables; returns the best window's examples per second and
 // the loss after the last step.
 double ExamplesPerSecond(const Model& model, const Batches& data, int windows,
                          int steps, float* last_loss) {
-  tf::Session sess;
-  const tf::Operation init = tf::global_variables_initializer();
-  const int pool = static_cast<int>(data.xs.size());
-  int next = 0;
-  auto step = [&] {
-    sess.run(model.train_step,
-             {{model.x, data.xs[next]}, {model.y_, data.ys[next]}});
-    next = (next + 1) % pool;
-  };
-  sess.run(init);
-  for (int i = 0; i < 20; ++i) step();  // Plans the run; warms the caches.
+  Trainer trainer(model, data);
   double best = 1e30;
-  for (int w = 0; w < windows; ++w) {
-    sess.run(init);
-    best = std::min(best, BestSeconds(1, [&] {
-                      for (int i = 0; i < steps; ++i) step();
-                    }));
-  }
-  *last_loss =
-      sess.run(model.loss, {{model.x, data.xs[0]}, {model.y_, data.ys[0]}})
-          .scalar<float>();
+  for (int w = 0; w < windows; ++w)
+    best = std::min(best, trainer.Window(steps));
+  *last_loss = trainer.Loss();
   return static_cast<double>(steps) * kBatch / best;
+}
+
+// --8<-- [start:eigen_gemm]
+// The MLP step's five matrix products as plain Eigen expressions, on
+// row-major matrices as minitf's tensors are, with Eigen's own threading
+// (OpenMP, as many threads as Eigen::setNbThreads says): x W1 and h W2
+// forward; h^T dy, dy W2^T and x^T dh backward.
+class EigenMlpProducts {
+ public:
+  using Matrix =
+      Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+  EigenMlpProducts()
+      : x_(Matrix::Random(kBatch, kPixels)),
+        w1_(Matrix::Random(kPixels, kHidden)),
+        w2_(Matrix::Random(kHidden, kClasses)),
+        dy_(Matrix::Random(kBatch, kClasses)),
+        h_(kBatch, kHidden),
+        logits_(kBatch, kClasses),
+        dw2_(kHidden, kClasses),
+        dh_(kBatch, kHidden),
+        dw1_(kPixels, kHidden) {}
+
+  void Step() {
+    h_.noalias() = x_ * w1_;
+    logits_.noalias() = h_ * w2_;
+    dw2_.noalias() = h_.transpose() * dy_;
+    dh_.noalias() = dy_ * w2_.transpose();
+    dw1_.noalias() = x_.transpose() * dh_;
+    tf::bench::DoNotOptimize(dw1_.data()[0]);
+  }
+
+ private:
+  Matrix x_, w1_, w2_, dy_, h_, logits_, dw2_, dh_, dw1_;
+};
+// --8<-- [end:eigen_gemm]
+
+// The best of `windows` windows of `fn` at 1 thread and at 2, taken in
+// turn; returns {seconds at 1, seconds at 2}.
+std::pair<double, double> OneAndTwoThreads(int windows,
+                                           const std::function<double()>& fn) {
+  double best[2] = {1e30, 1e30};
+  for (int w = 0; w < windows; ++w) {
+    for (int t = 1; t <= 2; ++t) {
+      tf::kernels::SetNumThreads(t);
+      best[t - 1] = std::min(best[t - 1], fn());
+    }
+  }
+  tf::kernels::SetNumThreads(1);
+  return {best[0], best[1]};
+}
+
+// What a second thread gives the MLP's training step, and what it gives
+// the step's products alone in plain Eigen; prints both and their ratio.
+void MlpScaling(const Batches& data, bool quick) {
+  const int windows = quick ? 2 : 7;
+  const int steps = quick ? 20 : 300;
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::set_random_seed(1);
+  const Model mlp = Mlp();
+  Trainer trainer(mlp, data);
+  const auto [mlp1, mlp2] =
+      OneAndTwoThreads(windows, [&] { return trainer.Window(steps); });
+  EigenMlpProducts products;
+  const auto [gemm1, gemm2] = OneAndTwoThreads(windows, [&] {
+    return BestSeconds(1, [&] {
+      for (int i = 0; i < steps; ++i) products.Step();
+    });
+  });
+  const double minitf_speedup = mlp1 / mlp2;
+  const double eigen_speedup = gemm1 / gemm2;
+  std::printf(
+      "what a second thread gives, windows of 1 and 2 threads in turn"
+      " (best of %d each)\n",
+      windows);
+  std::printf("  minitf, MLP training step : %8.1f -> %8.1f us   %5.2fx\n",
+              mlp1 / steps * 1e6, mlp2 / steps * 1e6, minitf_speedup);
+  std::printf("  Eigen, the step's products: %8.1f -> %8.1f us   %5.2fx\n",
+              gemm1 / steps * 1e6, gemm2 / steps * 1e6, eigen_speedup);
+  std::printf("  ratio minitf / Eigen      : %8.2f (target: at least 0.8)\n",
+              minitf_speedup / eigen_speedup);
+  std::printf("\nmlp_scaling %.3f %.3f %.3f\n", minitf_speedup, eigen_speedup,
+              minitf_speedup / eigen_speedup);
 }
 
 // The best time of tf::gradients on the MLP's loss, in milliseconds; each
@@ -167,19 +284,27 @@ double GradientsMs(int reps) {
 
 int main(int argc, char** argv) {
   bool quick = false;
+  bool scaling = false;
   int threads = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--scaling") == 0) {
+      scaling = true;
     } else {
-      std::fprintf(stderr, "usage: train_bench [--quick] [--threads N]\n");
+      std::fprintf(stderr,
+                   "usage: train_bench [--quick] [--threads N | --scaling]\n");
       return 2;
     }
   }
-  tf::kernels::SetNumThreads(threads);
   const Batches data = RandomBatches(quick ? 10 : 60);
+  if (scaling) {
+    MlpScaling(data, quick);
+    return 0;
+  }
+  tf::kernels::SetNumThreads(threads);
   const int windows = quick ? 2 : 7;
 
   std::printf("training on random MNIST-shaped batches of %d, %d thread(s)\n",

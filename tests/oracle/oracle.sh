@@ -4,9 +4,9 @@
 # not installed there (scripts/peers.sh installs it).
 #   oracle.sh <program> <path of the C++ program>
 source "$(dirname "$0")/../../scripts/common.sh"
-if ! python=$(peers_python tensorflow); then
+if ! peer_has tensorflow; then
   echo "SKIP: TensorFlow, the oracle, is not installed in $MINITF_PEERS_DIR" \
     "(scripts/peers.sh installs it; MINITF_PEERS_DIR names another place)"
   exit 77
 fi
-exec "$python" "$MINITF_ROOT/tests/oracle/oracle.py" "$@"
+exec "$MINITF_PEERS_PYTHON" "$MINITF_ROOT/tests/oracle/oracle.py" "$@"

@@ -186,7 +186,8 @@ class ParallelExecutor {
 
   const Graph* const graph_;
   Device* const device_;
-  // The device's threads for the work inside one op, or nullptr (OpenMP);
+  // The device's threads for the work inside one op, or nullptr (the
+  // process's);
   // named around each kernel (kernels/intra_op.h).
   Eigen::ThreadPoolInterface* const intra_op_pool_;
   std::vector<Item> items_;

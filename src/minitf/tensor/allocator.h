@@ -149,7 +149,7 @@ Allocator* DefaultAllocator();
 /// outputs and its temporaries alike. This is a deliberate difference from
 /// TensorFlow, with two consequences a kernel writer should know:
 ///   - the scope belongs to a thread: a tensor made on another thread (an
-///     OpenMP or Eigen worker, the callback of an asynchronous kernel) takes
+///     intra-op pool's worker, the callback of an asynchronous kernel) takes
 ///     the default of that thread, the CPU's unless it opens a scope of its
 ///     own. minitf's kernels make their tensors before they share out work;
 ///   - code that must not charge the device names its allocator explicitly

@@ -1,6 +1,11 @@
 #include "minitf/tensor/kernels/intra_op.h"
 
-#include <omp.h>
+#include <immintrin.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
 
 #include "minitf/tensor/kernels/matmul.h"
 #include "minitf/tensor/status.h"
@@ -10,6 +15,22 @@ namespace minitf::kernels {
 namespace {
 
 thread_local Eigen::ThreadPoolInterface* current_pool = nullptr;
+
+// The pool of the threads that name none: GetNumThreads() - 1 threads, the
+// caller of ParallelFor being the last; none for one thread. Made on first
+// use and made again when SetNumThreads has changed the count; a caller
+// holds the pool it got for as long as it uses it.
+std::shared_ptr<Eigen::ThreadPoolInterface> ProcessPool() {
+  static std::mutex mu;
+  static std::shared_ptr<Eigen::ThreadPoolInterface> pool;
+  const int helpers = GetNumThreads() - 1;
+  std::lock_guard<std::mutex> lock(mu);
+  if (helpers < 1) return nullptr;
+  if (pool == nullptr || pool->NumThreads() != helpers) {
+    pool = std::make_shared<Eigen::ThreadPool>(helpers);
+  }
+  return pool;
+}
 
 }  // namespace
 
@@ -32,27 +53,57 @@ int IntraOpThreads() {
 
 // --8<-- [start:parallel_for]
 void ParallelFor(int n, const std::function<void(int)>& fn) {
+  std::shared_ptr<Eigen::ThreadPoolInterface> process_pool;
   Eigen::ThreadPoolInterface* pool = current_pool;
-  if (n <= 1 || (pool != nullptr && pool->CurrentThreadId() >= 0)) {
+  if (pool == nullptr && n > 1) {
+    process_pool = ProcessPool();
+    pool = process_pool.get();
+  }
+  if (n <= 1 || pool == nullptr || pool->CurrentThreadId() >= 0) {
     for (int i = 0; i < n; ++i) fn(i);
     return;
   }
-  if (pool == nullptr) {
-#pragma omp parallel for num_threads(n) schedule(static)
-    for (int i = 0; i < n; ++i) fn(i);
-    return;
+  // The shards are taken from a counter, by this thread and by up to n - 1
+  // of the pool's: a helper that starts late, its core busy with other
+  // work, finds every shard taken and leaves at once. So this thread never
+  // waits for a thread that has not started; it waits only for the shards
+  // another thread has begun. (A fixed share per thread, as an OpenMP loop
+  // gives, makes every split product wait for the slowest thread to be
+  // scheduled: on a machine with more work than cores, 2 threads ran the
+  // MLP of chapter 3 five times slower than 1.) The state outlives this
+  // call, for the helpers that start after it; they touch `fn` only for a
+  // shard they took, which this call waits for.
+  struct Shards {
+    explicit Shards(int count, const std::function<void(int)>* f)
+        : n(count), fn(f), left(count) {}
+    const int n;
+    const std::function<void(int)>* const fn;
+    std::atomic<int> next{0};
+    std::atomic<int> left;
+    Eigen::Notification all_done;
+    // Runs shards until none is left to take.
+    void Take() {
+      for (int i; (i = next.fetch_add(1)) < n;) {
+        (*fn)(i);
+        if (left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          all_done.Notify();
+        }
+      }
+    }
+  };
+  auto shards = std::make_shared<Shards>(n, &fn);
+  const int helpers = std::min(n - 1, pool->NumThreads());
+  for (int h = 0; h < helpers; ++h) {
+    pool->Schedule([shards] { shards->Take(); });
   }
-  // The pool's threads take shards 1 to n-1; this thread takes shard 0 and
-  // then waits for the others.
-  Eigen::Barrier done(static_cast<unsigned>(n - 1));
-  for (int i = 1; i < n; ++i) {
-    pool->Schedule([&fn, &done, i] {
-      fn(i);
-      done.Notify();
-    });
+  shards->Take();
+  // A shard begun on another core most often ends within microseconds of
+  // this thread's last one: a short spin first (about 4,000 pauses, tens of
+  // microseconds), since a sleep and a wake-up cost more; then sleep.
+  for (int spin = 0; spin < 4096 && shards->left.load() > 0; ++spin) {
+    _mm_pause();
   }
-  fn(0);
-  done.Wait();
+  shards->all_done.Wait();
 }
 // --8<-- [end:parallel_for]
 

@@ -1,6 +1,7 @@
 // Intra-op parallelism: the threads that one kernel splits its work between.
 //
-// In chapters 1 to 3 those are OpenMP's, as many as kernels::SetNumThreads
+// In chapters 1 to 3 those are the calling thread and the threads of one
+// pool for the whole process, as many in all as kernels::SetNumThreads
 // says. TensorFlow's CPU device instead owns a pool of threads for the work
 // inside one op, sized by ConfigProto.intra_op_parallelism_threads, and its
 // kernels cut their work into shards that run on that pool. This header is
@@ -8,8 +9,8 @@
 // that devices exist: a thread may name a pool (ScopedIntraOpPool), and the
 // kernels that split their work (the GEMM driver of matmul.cc, chapter 3's
 // optimizer updates) ask IntraOpThreads() how many shards to make and run
-// them with ParallelFor: on the named pool, or with OpenMP when there is
-// none.
+// them with ParallelFor: on the named pool, or on the process's pool when
+// there is none.
 //
 //   {
 //     tf::kernels::ScopedIntraOpPool on(device_pool);  // chapter 4's executor
@@ -24,12 +25,13 @@
 
 namespace minitf::kernels {
 
-/// The pool the calling thread's kernels run their shards on, or nullptr
-/// when it named none (they use OpenMP then).
+/// The pool the calling thread named for its kernels' shards, or nullptr
+/// when it named none (they use the process's pool then).
 Eigen::ThreadPoolInterface* CurrentIntraOpPool();
 
 /// Makes `pool` the calling thread's intra-op pool for the scope's lifetime,
-/// then restores the one before; scopes nest. A null `pool` means OpenMP.
+/// then restores the one before; scopes nest. A null `pool` means the
+/// process's.
 /// Only the constructing thread sees it: a scope is thread-local state.
 class ScopedIntraOpPool {
  public:
@@ -44,15 +46,18 @@ class ScopedIntraOpPool {
 };
 
 /// How many threads a kernel on the calling thread may split its work
-/// between: its pool's size, or GetNumThreads() (OpenMP) without one.
+/// between: its pool's size, or GetNumThreads() without one.
 int IntraOpThreads();
 
 /// Runs fn(0), ..., fn(n - 1), at the same time as far as threads allow,
-/// and returns when every call has. With a pool, the calling thread runs
-/// fn(0) itself while the pool's threads run the others; without one, an
-/// OpenMP team of n threads runs them. n <= 1, or a caller that is itself
-/// one of the pool's threads (which must not wait for its own pool), runs
-/// them one after another on the calling thread.
+/// and returns when every call has. The calling thread and up to n - 1 of
+/// the pool's threads (the named pool, else the process's, which has
+/// GetNumThreads() - 1) take the calls one at a time until none is left, so
+/// which thread runs which call is not fixed: a pool thread that is slow to
+/// start may run none, and the caller then runs them all. n <= 1, one
+/// thread, or a caller that is itself one of the pool's threads (which must
+/// not wait for its own pool) runs them one after another on the calling
+/// thread.
 void ParallelFor(int n, const std::function<void(int)>& fn);
 
 }  // namespace minitf::kernels

@@ -25,9 +25,11 @@ namespace minitf::kernels {
 StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
                         bool transpose_a = false, bool transpose_b = false);
 
-/// Threads used by matmul (OpenMP, Eigen's setting) and by the optimizers'
-/// updates of large variables; by default, one per core. A thread that
-/// named an intra-op pool (intra_op.h) uses the pool's threads instead.
+/// Threads used by matmul and by the optimizers' updates of large
+/// variables (Eigen's setting, also given to OpenMP): the calling thread and
+/// n - 1 of the process's intra-op pool (intra_op.h); by default, one per
+/// core. A thread that named an intra-op pool uses the pool's threads
+/// instead.
 void SetNumThreads(int n);
 int GetNumThreads();
 

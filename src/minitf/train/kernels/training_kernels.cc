@@ -158,8 +158,8 @@ class ApplyKernel : public OpKernel {
       for (int64_t c = 0; c < chunks; ++c) run_chunk(c);
       return;
     }
-    // Consecutive chunks per thread, on the thread's intra-op pool or
-    // OpenMP's team (kernels/intra_op.h).
+    // Consecutive chunks per shard, one shard per thread, on the thread's
+    // intra-op pool or the process's (kernels/intra_op.h).
     kernels::ParallelFor(threads, [&](int t) {
       for (int64_t c = chunks * t / threads; c < chunks * (t + 1) / threads;
            ++c) {

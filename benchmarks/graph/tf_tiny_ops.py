@@ -1,0 +1,80 @@
+"""TensorFlow's per-op cost on the chain graph_bench.cc times, in graph mode
+(tf.compat.v1): y = ((x + 1) + 1) + ..., 1,000 Add nodes on 1-element
+tensors, x a placeholder, run by a Session on one thread
+(intra_op_parallelism_threads = inter_op_parallelism_threads = 1).
+
+The first run plans the signature (feeds x, fetches y); the timed runs reuse
+that plan, as minitf's timed Session::run does. Two ways of calling it:
+  - sess.run(y, {x: value}), which parses its fetches and feeds in Python on
+    every call;
+  - sess.make_callable(y, [x]), TensorFlow's handle to one signature, which
+    parses them once.
+Grappler is turned off: left on, its arithmetic optimizer folds a chain of
+Adds into fewer nodes, and the figure would no longer be the cost of 1,000
+ops. A traced run checks that 1,000 Add nodes do run.
+
+Prints, last, machine-readable lines:
+  tf_tiny_op_us run <us per op>
+  tf_tiny_op_us callable <us per op>
+Usage: <peers' python> tf_tiny_ops.py [--quick]
+"""
+import os
+import sys
+import time
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import numpy as np  # noqa: E402
+import tensorflow.compat.v1 as tf  # noqa: E402
+
+tf.get_logger().setLevel("ERROR")  # Deprecation notices of tf.compat.v1.
+tf.disable_v2_behavior()
+
+CHAIN = 1000
+REPS = 20 if "--quick" in sys.argv else 200
+
+
+def best_seconds(reps, fn):
+    best = float("inf")
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main():
+    x = tf.placeholder(tf.float32, [1], name="x")
+    one = tf.constant([1.0], name="one")
+    y = x
+    for _ in range(CHAIN):
+        y = tf.add(y, one)
+    config = tf.ConfigProto(intra_op_parallelism_threads=1,
+                            inter_op_parallelism_threads=1)
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    x_value = np.zeros([1], np.float32)
+    with tf.Session(config=config) as sess:
+        # Plans and caches the signature; the traced run counts the nodes
+        # that ran.
+        meta = tf.RunMetadata()
+        result = sess.run(y, {x: x_value},
+                          options=tf.RunOptions(
+                              trace_level=tf.RunOptions.FULL_TRACE),
+                          run_metadata=meta)
+        adds = sum(1 for dev in meta.step_stats.dev_stats
+                   for node in dev.node_stats
+                   if node.node_name.startswith("Add"))
+        run = best_seconds(REPS, lambda: sess.run(y, {x: x_value}))
+        call = sess.make_callable(y, [x])
+        call(x_value)
+        callable_s = best_seconds(REPS, lambda: call(x_value))
+    print(f"TensorFlow {tf.__version__} graph mode, 1 thread, Grappler off:"
+          f" {CHAIN} chained adds on 1-element tensors")
+    print(f"  result check: {result[0]:g} (expect {CHAIN}); Add nodes run:"
+          f" {adds}")
+    print(f"tf_tiny_op_us run {run * 1e6 / CHAIN:.4f}")
+    print(f"tf_tiny_op_us callable {callable_s * 1e6 / CHAIN:.4f}")
+
+
+if __name__ == "__main__":
+    main()
