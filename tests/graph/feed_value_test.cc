@@ -21,8 +21,8 @@ class FeedValueTest : public ::testing::Test {
  protected:
   // The fed value converted for a placeholder "x" of `dtype`, shape unknown.
   Tensor Fed(DType dtype, const Tensor& value) {
-    StatusOr<Tensor> out =
-        ConvertFedValue(placeholder(dtype, TensorShape::UnknownRank(), "x"), value);
+    StatusOr<Tensor> out = ConvertFedValue(
+        placeholder(dtype, TensorShape::UnknownRank(), "x"), value);
     EXPECT_TRUE(out.ok()) << out.status();
     if (!out.ok()) return Tensor();
     EXPECT_EQ(out->dtype(), dtype);
@@ -75,14 +75,12 @@ TEST_F(FeedValueTest, FloatsThatDoNotFitBecomeTheSmallestInteger) {
             std::vector<int32_t>(6, kInt32Min));
   // 2147483647.f is 2^31, one past the end; 2147483647.0 (double) fits, and
   // so do -2147483648 and -2147483648.9, which truncates to it.
-  EXPECT_EQ(Fed(DT_INT32, Tensor({2147483647.f})).scalar<int32_t>(),
-            kInt32Min);
-  EXPECT_EQ(
-      Fed(DT_INT32, Tensor({2147483647.0, -2147483648.0, -2147483648.9,
-                            2147483648.0, -2147483649.0}))
-          .ToVector<int32_t>(),
-      (std::vector<int32_t>{2147483647, kInt32Min, kInt32Min, kInt32Min,
-                            kInt32Min}));
+  EXPECT_EQ(Fed(DT_INT32, Tensor({2147483647.f})).scalar<int32_t>(), kInt32Min);
+  EXPECT_EQ(Fed(DT_INT32, Tensor({2147483647.0, -2147483648.0, -2147483648.9,
+                                  2147483648.0, -2147483649.0}))
+                .ToVector<int32_t>(),
+            (std::vector<int32_t>{2147483647, kInt32Min, kInt32Min, kInt32Min,
+                                  kInt32Min}));
   EXPECT_EQ(
       Fed(DT_INT64, Tensor({kNan, kInf, 1e19f, -1e19f})).ToVector<int64_t>(),
       std::vector<int64_t>(4, kInt64Min));

@@ -102,8 +102,8 @@ Status LocalSession::Run(
   std::vector<Tensor> feed_values;
   feed_values.reserve(feeds.size());
   for (size_t i = 0; i < feeds.size(); ++i) {
-    TF_ASSIGN_OR_RETURN(Tensor value, ConvertFedValue(plan->feeds[i].tensor,
-                                                      feeds[i].second));
+    TF_ASSIGN_OR_RETURN(
+        Tensor value, ConvertFedValue(plan->feeds[i].tensor, feeds[i].second));
     feed_values.push_back(std::move(value));
   }
   RunEnv env;
