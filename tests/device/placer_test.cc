@@ -180,8 +180,9 @@ TEST_F(PlacerTest, Seed001TowersNameTheLastConstantFirst) {
   std::vector<Output> c;
   for (const char* d : {"/gpu:2", "/gpu:3"}) {
     device_scope on(d);
-    c.push_back(matmul(constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3}),
-                       constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {3, 2})));
+    Output a = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3});
+    Output b = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {3, 2});
+    c.push_back(matmul(a, b));
   }
   {
     device_scope on_cpu("/cpu:0");
