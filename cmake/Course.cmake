@@ -343,13 +343,17 @@ function(minitf_build_course last_chapter)
   if("train" IN_LIST layers)
     add_subdirectory("${MINITF_ROOT}/tests/install" "tests/install")
   endif()
-  # Course-wide tests of the tooling: the docs hook and the exercise runner.
+  # Course-wide tests of the tooling: the docs hook, the exercise runner and
+  # the demo's program runner.
   # Debian's mkdocs lives under /usr/bin/python3, so the hook's tests use it.
   add_test(NAME tools.docs_hooks
            COMMAND /usr/bin/python3 -m unittest discover -s tests/docs -t tests/docs
            WORKING_DIRECTORY "${MINITF_ROOT}")
   add_test(NAME tools.learn COMMAND python3 "${MINITF_ROOT}/tests/tools/test_learn.py")
-  set_tests_properties(tools.docs_hooks tools.learn PROPERTIES LABELS tools)
+  add_test(NAME tools.run_programs
+           COMMAND python3 "${MINITF_ROOT}/tests/tools/test_run_programs.py")
+  set_tests_properties(tools.docs_hooks tools.learn tools.run_programs
+                       PROPERTIES LABELS tools)
   # The main demo reads this list to run each chapter's programs in order.
   set(listing "")
   foreach(entry ${MINITF_CHAPTERS})

@@ -1,5 +1,6 @@
 // Tests of the placer: seed 001's placements on virtual GPUs, colocation
-// groups, TensorFlow 1.15's errors, and soft placement.
+// groups, TensorFlow 1.15's errors (and the seed's TensorFlow 0.x one, for a
+// device that does not exist), and soft placement.
 #include "minitf/device/placer.h"
 
 #include <gmock/gmock.h>
@@ -162,16 +163,54 @@ TEST_F(PlacerTest, Seed001Gpu2WithTwoGpusIsInvalidArgument) {
   }
   Status s = Place();
   EXPECT_EQ(s.code(), error::INVALID_ARGUMENT);
-  // TensorFlow 1.15's text; the seed, written for TensorFlow 0.x, shows
-  // "Cannot assign a device to node 'b'". MatMul is named, not b, because
-  // the constants are placed after their consumer.
+  // The seed's text, TensorFlow 0.x's, naming b: the first node, in the
+  // order of TensorFlow 0.x's graph (b, a, MatMul), whose device is missing.
   EXPECT_EQ(s.message(),
-            "Cannot assign a device for operation MatMul: {{node MatMul}} was "
-            "explicitly assigned to /device:GPU:2 but available devices are "
-            "[ " +
-                kCpu0 + ", " + kGpu0 + ", " + kGpu1 +
-                " ]. Make sure the device specification refers to a valid "
-                "device.\n\t [[MatMul]]");
+            "Cannot assign a device to node 'b': Could not satisfy explicit "
+            "device specification '/gpu:2'\n\t [[Node: b = "
+            "Const[dtype=DT_FLOAT, value=Tensor<type: float shape: [3,2] "
+            "values: 1 2 3...>, _device=\"/gpu:2\"]()]]");
+  EXPECT_EQ(log_.str(), "");
+}
+
+// Seed 001's towers with two GPUs: TensorFlow 0.x's graph takes the newest
+// ready node first, so the last constant, under /gpu:3, is the one named.
+TEST_F(PlacerTest, Seed001TowersNameTheLastConstantFirst) {
+  UseGpus(2);
+  std::vector<Output> c;
+  for (const char* d : {"/gpu:2", "/gpu:3"}) {
+    device_scope on(d);
+    Output a = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3});
+    Output b = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {3, 2});
+    c.push_back(matmul(a, b));
+  }
+  {
+    device_scope on_cpu("/cpu:0");
+    add_n(c);
+  }
+  EXPECT_EQ(Place().message(),
+            "Cannot assign a device to node 'Const_3': Could not satisfy "
+            "explicit device specification '/gpu:3'\n\t [[Node: Const_3 = "
+            "Const[dtype=DT_FLOAT, value=Tensor<type: float shape: [3,2] "
+            "values: 1 2 3...>, _device=\"/gpu:3\"]()]]");
+}
+
+// A node with inputs shows them, and the spec keeps its job and task, in
+// TensorFlow 0.x's spelling.
+TEST_F(PlacerTest, AMissingDeviceShowsTheNodeAsTensorFlow0Did) {
+  UseGpus(1);
+  Output a = constant({1.f, 2.f}, {1, 2}, "a");
+  Output b = constant({3.f}, {1, 1}, "b");
+  {
+    device_scope on("/job:localhost/task:0/device:GPU:*");
+    device_scope on_gpu1("/device:GPU:1");
+    matmul(b, a, false, false, "m");
+  }
+  EXPECT_EQ(Place().message(),
+            "Cannot assign a device to node 'm': Could not satisfy explicit "
+            "device specification '/job:localhost/task:0/gpu:1'\n\t [[Node: "
+            "m = MatMul[T=DT_FLOAT, transpose_a=false, transpose_b=false, "
+            "_device=\"/job:localhost/task:0/gpu:1\"](b, a)]]");
   EXPECT_EQ(log_.str(), "");
 }
 

@@ -317,11 +317,6 @@ TEST_F(SessionTest, FeedErrors) {
             "The name 'x:0' refers to a Tensor which does not exist. The "
             "operation, 'x', does not exist in the graph.");
   EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] {
-              sess.run(y, {{p, Tensor({1, 2})}});
-            }),
-            "Cannot feed value of dtype int32 for Tensor 'Placeholder:0', "
-            "which has dtype float");
-  EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] {
               sess.run(y, {{p, {1.f, 2.f, 3.f}}});
             }),
             "Cannot feed value of shape (3,) for Tensor 'Placeholder:0', "
@@ -330,6 +325,31 @@ TEST_F(SessionTest, FeedErrors) {
               sess.run(y, {{p, {1.f, 2.f}}, {"Placeholder", 1.f}});
             }),
             "The tensor 'Placeholder:0' is fed more than once.");
+}
+
+// A fed value of another dtype is converted as TensorFlow's Python converts
+// it with NumPy (feed_value_test.cc has every case): the int list of
+// `sess.run([y, n], {x: [1, 2], k: 1.9})` feeds a float x and an int32 k.
+TEST_F(SessionTest, FedValuesOfAnotherDtypeAreConverted) {
+  Output x = placeholder(DT_FLOAT, {2}, "x");
+  Output k = placeholder(DT_INT32, {}, "k");
+  Output y = add(x, constant(0.5f), "y");
+  Output n = identity(k, "n");
+  Session sess;
+  std::vector<Tensor> r = sess.run({y, n}, {{x, {1, 2}}, {k, 1.9f}});
+  EXPECT_EQ(r[0].dtype(), DT_FLOAT);
+  EXPECT_EQ(r[0].ToVector<float>(), (std::vector<float>{1.5f, 2.5f}));
+  EXPECT_EQ(r[1].dtype(), DT_INT32);
+  EXPECT_EQ(r[1].scalar<int32_t>(), 1);
+  EXPECT_EQ(Str(sess.run(y, {{"x:0", {true, false}}})), "[1.5 0.5]");
+  // Python's own refusal: an int scalar that int32 cannot hold.
+  EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] {
+              sess.run(n, {{k, 3000000000}});
+            }),
+            "Type of feed value 3000000000 with type <class 'int'> is not "
+            "compatible with Tensor type <class 'numpy.int32'>. Try "
+            "explicitly setting the type of the feed tensor to a larger type "
+            "(e.g. int64).");
 }
 
 TEST_F(SessionTest, UnfedPlaceholderFailsBeforeAnyKernelRuns) {

@@ -61,10 +61,11 @@ void CheckShape(int64_t m, int64_t k, int64_t n, double tolerance) {
                           : RandomMatrix<T>(m, k, &gen);
       const Tensor b = tb ? RandomMatrix<T>(n, k, &gen)  //
                           : RandomMatrix<T>(k, n, &gen);
+      // StrCat, not "[" + std::to_string(m) + ...: GCC 12 at -O3 warns
+      // falsely (-Wrestrict, GCC bug 105651) on a literal + a temporary
+      // string.
       const std::string where =
-          "[" + std::to_string(m) + "," + std::to_string(k) + "]x[" +
-          std::to_string(k) + "," + std::to_string(n) +
-          "] ta=" + std::to_string(ta) + " tb=" + std::to_string(tb);
+          StrCat("[", m, ",", k, "]x[", k, ",", n, "] ta=", ta, " tb=", tb);
       StatusOr<Tensor> c = MatMul(a, b, ta, tb);
       ASSERT_TRUE(c.ok()) << where << ": " << c.status();
       ASSERT_EQ(c->shape(), TensorShape({m, n})) << where;

@@ -42,7 +42,9 @@ namespace {
 
 // Runs one snippet of the seed on a fresh graph, under a heading. An
 // InvalidArgumentError, which TensorFlow raises for a device that does not
-// exist, is printed as Python prints it, and the program goes on.
+// exist, is printed as the seed shows it, and the program goes on: the
+// TensorFlow 0.x of the seed kept the code's name, "Invalid argument: ", at
+// the head of the message, which later versions drop.
 void Snippet(const char* heading, const std::function<void()>& body) {
   static bool first = true;
   std::cout << (first ? "" : "\n") << "=== " << heading << " ===\n";
@@ -51,7 +53,7 @@ void Snippet(const char* heading, const std::function<void()>& body) {
   try {
     body();
   } catch (const tf::errors::InvalidArgumentError& e) {
-    std::cout << "InvalidArgumentError: " << e.what() << "\n";
+    std::cout << "InvalidArgumentError: Invalid argument: " << e.what() << "\n";
   }
 }
 

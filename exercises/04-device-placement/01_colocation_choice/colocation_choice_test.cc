@@ -124,7 +124,9 @@ TEST_F(ColocationChoiceTest, AgreesWithTheLibrarysPlacerOnRandomGroups) {
       std::string description;
       for (int i = 0; i < n; ++i) {
         const Kind kind = all_kinds[rng() % all_kinds.size()];
-        const std::string name = "m" + std::to_string(i);
+        // StrCat, not "m" + std::to_string(i): GCC 12 at -O3 warns falsely
+        // (-Wrestrict, GCC bug 105651) on a literal + a temporary string.
+        const std::string name = StrCat("m", i);
         const std::string& request = requests[rng() % requests.size()];
         group.push_back({name, request, TypesFor(kind)});
         nodes.push_back({name, kind, request});

@@ -537,10 +537,10 @@ Status ColocationGraph::NoDeviceError(const Node& node, const Member& root,
     // The node's own request is the group's, so it is the one to show.
     if (devices_.FindMatchingDevices(*specified).empty()) {
       // No such device at all: list the ones there are. This is TensorFlow
-      // 1.15's text (1.14's lacks the space after the tag). The seed, and
-      // TensorFlow up to 1.0, said instead "Could not satisfy explicit
-      // device specification '/gpu:2' because no devices matching that
-      // specification are registered in this process; available devices:".
+      // 1.15's text (1.14's lacks the space after the tag). The placer meets
+      // it only under soft placement (a request for another job): without,
+      // it has already refused the request in the seed's words
+      // (placer.cc, CheckDevicesExist).
       std::vector<std::string> names = devices_.DeviceNames();
       std::sort(names.begin(), names.end());
       return errors::InvalidArgument(

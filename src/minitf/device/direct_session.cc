@@ -322,8 +322,12 @@ Status DirectSession::Run(
                       plans_.GetOrCreate(key, [&] {
                         return CreatePlan(feeds, fetch_names, target_names);
                       }));
+  std::vector<Tensor> feed_values;
+  feed_values.reserve(feeds.size());
   for (size_t i = 0; i < feeds.size(); ++i) {
-    TF_RETURN_IF_ERROR(CheckFedValue(plan->feeds[i], feeds[i].second));
+    TF_ASSIGN_OR_RETURN(Tensor value,
+                        ConvertFedValue(plan->feeds[i], feeds[i].second));
+    feed_values.push_back(std::move(value));
   }
 
   // The step: its rendezvous, holding the fed values for the _Recvs of the
@@ -331,7 +335,7 @@ Status DirectSession::Run(
   IntraProcessRendezvous rendezvous;
   for (size_t i = 0; i < feeds.size(); ++i) {
     TF_RETURN_IF_ERROR(rendezvous.Send(plan->feed_keys[i], {client_device_},
-                                       feeds[i].second, /*is_dead=*/false));
+                                       feed_values[i], /*is_dead=*/false));
   }
   const bool trace =
       run_options.trace_level > RunOptions::NO_TRACE && run_metadata != nullptr;

@@ -1,5 +1,9 @@
 #include "minitf/device/node_errors.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+
 #include "minitf/graph/kernel.h"
 
 namespace minitf {
@@ -49,6 +53,52 @@ std::string SummarizeNode(const Node& node) {
   }
   return StrCat(FormatNodeNameForError(node.name()), " = ", node.type_string(),
                 "[", SummarizeAttrs(node, node.requested_device()), "](",
+                inputs, ")");
+}
+
+namespace {
+
+// TensorFlow 0.x's Tensor::DebugString: "Tensor<type: float shape: [3,2]
+// values: 1 2 3...>", the first three values (SummarizeValue(3)).
+std::string LegacyTensorString(const Tensor& t) {
+  std::ostringstream values;
+  SwitchDType(t.dtype(), [&]<typename T>() {
+    const T* data = t.data<T>();
+    const int64_t n = std::min<int64_t>(t.NumElements(), 3);
+    for (int64_t i = 0; i < n; ++i) values << (i > 0 ? " " : "") << +data[i];
+  });
+  if (t.NumElements() > 3) values << "...";
+  return StrCat("Tensor<type: ", DataTypeString(t.dtype()),
+                " shape: ", t.shape().DebugString(), " values: ", values.str(),
+                ">");
+}
+
+}  // namespace
+
+std::string SummarizeNodeLegacy(const Node& node,
+                                std::string_view legacy_device) {
+  std::string attrs;
+  for (const auto& [name, value] : node.attrs()) {
+    if (!attrs.empty()) attrs += ", ";
+    attrs +=
+        StrCat(name, "=",
+               value.holds<Tensor>() ? LegacyTensorString(value.get<Tensor>())
+                                     : value.DebugString());
+  }
+  if (!legacy_device.empty()) {
+    if (!attrs.empty()) attrs += ", ";
+    attrs += StrCat("_device=\"", legacy_device, "\"");
+  }
+  std::string inputs;
+  for (const Output& in : node.inputs()) {
+    if (!inputs.empty()) inputs += ", ";
+    inputs += in.index() == 0 ? in.node()->name() : in.name();
+  }
+  for (const Node* c : node.control_inputs()) {
+    if (!inputs.empty()) inputs += ", ";
+    inputs += "^" + c->name();
+  }
+  return StrCat(node.name(), " = ", node.type_string(), "[", attrs, "](",
                 inputs, ")");
 }
 

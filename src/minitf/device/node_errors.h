@@ -7,7 +7,9 @@
 // "{{node b}} = Const[dtype=DT_FLOAT, value=Tensor<...>, _device="/gpu:2"]()",
 // and ends an error with the node it came from, "\n\t [[{{node b}}]]". minitf
 // has no Python source to point at, so the tags stay as TensorFlow's core
-// writes them, as in the rest of minitf's errors.
+// writes them, as in the rest of minitf's errors. The one error the seed
+// tutorial shows, a device that does not exist, keeps the seed's TensorFlow
+// 0.x form, "\n\t [[Node: b = Const[...]()]]" (SummarizeNodeLegacy).
 //
 //   Status s = errors::InvalidArgument("Cannot assign a device for operation ",
 //                                      node.name(), ": ...");
@@ -37,6 +39,12 @@ Status AttachDef(const Status& status, const Node& node);
 std::string SummarizeAttrs(const Node& node, std::string_view device);
 /// SummarizeNodeDef: `{{node MatMul}} = MatMul[T=DT_FLOAT, ...](a, b)`.
 std::string SummarizeNode(const Node& node);
+/// TensorFlow 0.x's SummarizeNodeDef, which the seed tutorial's error shows:
+/// `b = Const[dtype=DT_FLOAT, value=Tensor<type: float shape: [3,2] values:
+/// 1 2 3...>, _device="/gpu:2"]()`: no tag around the name, a tensor's first
+/// three values, and the device in `legacy_device`'s form.
+std::string SummarizeNodeLegacy(const Node& node,
+                                std::string_view legacy_device);
 /// Node::DebugString:
 /// `{name:'b' id:1 op device:{/gpu:x} def:{{{node b}} = Const[...]()}}`.
 std::string NodeDebugString(const Node& node);

@@ -1,7 +1,9 @@
 #include "minitf/device/placer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "minitf/device/node_errors.h"
@@ -46,10 +48,55 @@ Device* CandidateNamed(const std::string& name,
   return nullptr;
 }
 
+// The order TensorFlow 0.x's placer met the nodes, the order of its graph:
+// rebuilt from the GraphDef, that graph took, of the nodes whose inputs were
+// all built, the one made ready last (GraphConstructor kept them on a
+// stack). For the seed's a, b and MatMul: b, a, MatMul, as its log shows.
+std::vector<const Node*> LegacyGraphOrder(const Graph& graph) {
+  // How many times each node is among its producers' OutNodes: the count
+  // that must fall to zero before it is ready.
+  std::vector<int> pending(graph.num_nodes(), 0);
+  for (const Node* node : graph.nodes()) {
+    for (const Node* out : OutNodes(*node)) ++pending[out->id()];
+  }
+  std::vector<const Node*> ready;
+  for (const Node* node : graph.nodes()) {
+    if (pending[node->id()] == 0) ready.push_back(node);
+  }
+  std::vector<const Node*> order;
+  while (!ready.empty()) {
+    const Node* node = ready.back();
+    ready.pop_back();
+    order.push_back(node);
+    for (const Node* out : OutNodes(*node)) {
+      if (--pending[out->id()] == 0) ready.push_back(out);
+    }
+  }
+  return order;
+}
+
+// TensorFlow 0.x's spelling of a device spec: "/job:ps/task:0/gpu:2", the
+// type in lower case and "*" for a missing index.
+std::string LegacyDeviceString(const DeviceSpec& spec) {
+  std::string out;
+  if (spec.job) out += "/job:" + *spec.job;
+  if (spec.replica) out += "/replica:" + std::to_string(*spec.replica);
+  if (spec.task) out += "/task:" + std::to_string(*spec.task);
+  if (spec.device_type) {
+    std::string type = *spec.device_type;
+    std::transform(type.begin(), type.end(), type.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    out += "/" + type + ":" +
+           (spec.device_index ? std::to_string(*spec.device_index) : "*");
+  }
+  return out;
+}
+
 class Placer {
  public:
   Placer(Graph* graph, const DeviceSet& devices, const PlacerOptions& options)
       : graph_(graph),
+        devices_(devices),
         options_(options),
         colocation_(*graph, devices, options),
         log_(options.log_stream != nullptr ? *options.log_stream : std::cout) {}
@@ -57,11 +104,13 @@ class Placer {
   Status Run();
 
  private:
+  Status CheckDevicesExist() const;
   StatusOr<const std::vector<Device*>*> Candidates(const Node& node);
   Status AssignAndLog(const Device& device, Node* node);
   void LogDeviceAssignment(const Node& node);
 
   Graph* graph_;
+  const DeviceSet& devices_;
   const PlacerOptions& options_;
   ColocationGraph colocation_;
   std::ostream& log_;
@@ -70,6 +119,7 @@ class Placer {
 // --8<-- [start:run]
 Status Placer::Run() {
   TF_RETURN_IF_ERROR(colocation_.Initialize());
+  if (!options_.allow_soft_placement) TF_RETURN_IF_ERROR(CheckDevicesExist());
 
   // First pass: every node but the generators, in graph order.
   std::vector<Node*> second_pass;
@@ -117,14 +167,38 @@ Status Placer::Run() {
 }
 // --8<-- [end:run]
 
+// --8<-- [start:devices_exist]
+// Before anything is placed, every node's own request must name a device
+// that exists. This is the error of the seed tutorial, in the words and the
+// node order of its TensorFlow 0.x: "Cannot assign a device to node 'b':
+// Could not satisfy explicit device specification '/gpu:2'". TensorFlow 1.x
+// met the same request later, in its first pass, and named MatMul in the
+// longer text of ColocationGraph::NoDeviceError, which minitf still gives
+// when soft placement cannot fix a request for another job.
+Status Placer::CheckDevicesExist() const {
+  for (const Node* node : LegacyGraphOrder(*graph_)) {
+    if (node->requested_device().empty() || !node->assigned_device().empty()) {
+      continue;
+    }
+    // A malformed request was already refused by colocation_.Initialize().
+    StatusOr<DeviceSpec> spec = DeviceSpec::Parse(node->requested_device());
+    if (!spec.ok() || !devices_.FindMatchingDevices(*spec).empty()) continue;
+    const std::string legacy = LegacyDeviceString(*spec);
+    return errors::InvalidArgument(
+        "Cannot assign a device to node '", node->name(),
+        "': Could not satisfy explicit device specification '", legacy,
+        "'\n\t [[Node: ", SummarizeNodeLegacy(*node, legacy), "]]");
+  }
+  return Status::OK();
+}
+// --8<-- [end:devices_exist]
+
 StatusOr<const std::vector<Device*>*> Placer::Candidates(const Node& node) {
   StatusOr<const std::vector<Device*>*> candidates =
       colocation_.GetDevicesForNode(node);
   if (!candidates.ok()) {
-    // TensorFlow 1.14's and 1.15's prefix. The seed tutorial, written for
-    // TensorFlow 0.x, shows the older "Cannot assign a device to node 'b':";
-    // the node named may differ too, since 1.x places constants after their
-    // consumers: for seed 001 under "/gpu:2" it names MatMul, not b.
+    // TensorFlow 1.14's and 1.15's prefix. A request for a device that does
+    // not exist failed earlier, in the seed's words (CheckDevicesExist).
     return AttachDef(errors::InvalidArgument(
                          "Cannot assign a device for operation ", node.name(),
                          ": ", candidates.status().message()),

@@ -17,7 +17,8 @@
 //      ("heuristic B").
 //   4. A request nothing satisfies fails with InvalidArgument, unless
 //      allow_soft_placement, which drops the device type and index from it
-//      and takes the best device left.
+//      and takes the best device left. A device that does not exist at all
+//      is refused first, in the words of the seed's TensorFlow 0.x.
 //
 // TensorFlow has no rule about int32 in its placer: its int32 ops on a GPU
 // have kernels that keep their tensors in host memory, so they are placed on
@@ -46,13 +47,18 @@ namespace minitf {
 /// places them: first the nodes with inputs, in graph order, then the
 /// constants and placeholders.
 ///
-/// Errors, in TensorFlow 1.15's words: FailedPrecondition "No devices are
-/// registered" for an empty set; InvalidArgument for a node no device can
-/// take, e.g. "Cannot assign a device for operation MatMul: {{node MatMul}}
-/// was explicitly assigned to /device:GPU:2 but available devices are [ ...
-/// ]. Make sure the device specification refers to a valid device.", and for
-/// nodes that cannot be colocated ("Cannot colocate nodes ..."). On error,
-/// some nodes may already have been assigned.
+/// Errors: FailedPrecondition "No devices are registered" for an empty set.
+/// Without soft placement, a node whose own request no device matches is
+/// InvalidArgument before anything is placed, in the seed's TensorFlow 0.x
+/// words, naming the first such node in TensorFlow 0.x's graph order:
+/// "Cannot assign a device to node 'b': Could not satisfy explicit device
+/// specification '/gpu:2'\n\t [[Node: b = Const[...]()]]". Otherwise in
+/// TensorFlow 1.15's words: InvalidArgument for a node no device can take,
+/// e.g. "Cannot assign a device for operation a: {{node a}} was explicitly
+/// assigned to /job:ps/task:0 but available devices are [ ... ]. Make sure
+/// the device specification refers to a valid device.", and for nodes that
+/// cannot be colocated ("Cannot colocate nodes ..."). On error, some nodes
+/// may already have been assigned.
 ///
 /// REQUIRES: the devices outlive the call. Thread safety: the graph must not
 /// be changed or placed by another thread meanwhile.

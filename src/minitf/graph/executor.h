@@ -48,7 +48,8 @@ struct PlanStep {
   int32_t release_end = 0;
 };
 
-/// What is fed: the tensor, with the dtype and shape a fed value must have.
+/// What is fed: the tensor, whose dtype a fed value has once converted
+/// (feed_value.h), and whose shape it fits.
 struct PlanFeed {
   Output tensor;
   int32_t slot = 0;

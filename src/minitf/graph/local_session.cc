@@ -87,26 +87,6 @@ std::string RunSignatureKey(
   return key;
 }
 
-Status CheckFedValue(const Output& t, const Tensor& value) {
-  if (!value.IsInitialized()) {
-    return errors::InvalidArgument("Cannot feed an uninitialized Tensor for '",
-                                   t.name(), "'");
-  }
-  if (value.dtype() != t.dtype()) {
-    return errors::InvalidArgument(
-        "Cannot feed value of dtype ", DataTypeString(value.dtype()),
-        " for Tensor '", t.name(), "', which has dtype ",
-        DataTypeString(t.dtype()));
-  }
-  if (!t.shape().IsCompatibleWith(value.shape())) {
-    return errors::InvalidArgument(
-        "Cannot feed value of shape ", PythonShapeString(value.shape()),
-        " for Tensor '", t.name(), "', which has shape '",
-        PythonShapeString(t.shape()), "'");
-  }
-  return Status::OK();
-}
-
 Status LocalSession::Run(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
@@ -122,8 +102,9 @@ Status LocalSession::Run(
   std::vector<Tensor> feed_values;
   feed_values.reserve(feeds.size());
   for (size_t i = 0; i < feeds.size(); ++i) {
-    TF_RETURN_IF_ERROR(CheckFedValue(plan->feeds[i].tensor, feeds[i].second));
-    feed_values.push_back(feeds[i].second);
+    TF_ASSIGN_OR_RETURN(
+        Tensor value, ConvertFedValue(plan->feeds[i].tensor, feeds[i].second));
+    feed_values.push_back(std::move(value));
   }
   RunEnv env;
   env.allocator = cpu_allocator();

@@ -27,6 +27,7 @@
 
 #include "minitf/graph/config.h"
 #include "minitf/graph/executor.h"
+#include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph.h"
 #include "minitf/graph/resource_mgr.h"
 #include "minitf/graph/session.h"
@@ -69,8 +70,9 @@ class PlanCache {
 ///
 /// Algorithm of Run: build the signature key from the names; find the plan
 /// under the lock, or resolve the names, prune, sort, create the missing
-/// kernels and cache the new plan; check each fed value's dtype and shape;
-/// execute the plan with this run's own value storage.
+/// kernels and cache the new plan; check each fed value and convert it to
+/// its tensor's dtype (feed_value.h); execute the plan with this run's own
+/// value storage.
 ///
 /// Thread safety: Run may be called from many threads at once: the plan cache
 /// and kernel table are guarded by a mutex, and each run keeps its values on
@@ -139,11 +141,6 @@ std::string RunSignatureKey(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
     const std::vector<std::string>& target_names);
-
-/// TensorFlow Python's checks of a value fed for tensor `t` (session.py),
-/// as InvalidArgument: "Cannot feed value of shape (3,) for Tensor 'x:0',
-/// which has shape '(2,)'", and likewise for the dtype and an empty value.
-Status CheckFedValue(const Output& t, const Tensor& value);
 
 /// The name LocalSession's factory is registered under.
 inline constexpr const char* kLocalSessionFactory = "LOCAL_SESSION";

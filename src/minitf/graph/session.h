@@ -58,8 +58,10 @@ class SessionInterface {
 
   /// Runs the graph: `feeds` replace tensors, `fetch_names` are computed and
   /// returned in `outputs` in order, `target_names` are run and return
-  /// nothing. Errors: NotFound for an unknown name, InvalidArgument for a
-  /// fed value of the wrong dtype or shape or an unfed placeholder, and any
+  /// nothing. A fed value of another dtype is converted as TensorFlow's
+  /// Python converts it (feed_value.h). Errors: NotFound for an unknown
+  /// name, InvalidArgument for a fed value of the wrong shape, an integer
+  /// scalar its tensor's dtype cannot hold, or an unfed placeholder, and any
   /// kernel's error with the node appended. Thread safety: implementations
   /// allow concurrent Run calls.
   virtual Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
