@@ -154,11 +154,24 @@ inline std::vector<std::string> Expected(const std::string& graph_name) {
   return lines;
 }
 
-// Every line, with the first difference named: a missing, extra or changed
-// node shows as itself and TensorFlow's line at the same place.
-inline void ExpectSameNodes(const Graph& graph, const std::string& graph_name) {
-  const std::vector<std::string> want = Expected(graph_name);
-  const std::vector<std::string> got = Lines(graph);
+// The lines from the node named `from` on ("" for all of them).
+inline std::vector<std::string> From(std::vector<std::string> lines,
+                                     const std::string& from) {
+  if (from.empty()) return lines;
+  auto it = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+    return l.rfind(from + " = ", 0) == 0;
+  });
+  EXPECT_NE(it, lines.end()) << "no node " << from;
+  return std::vector<std::string>(it, lines.end());
+}
+
+// Every line (from the node named `from` on, when given), with the first
+// difference named: a missing, extra or changed node shows as itself and
+// TensorFlow's line at the same place.
+inline void ExpectSameNodes(const Graph& graph, const std::string& graph_name,
+                            const std::string& from = "") {
+  const std::vector<std::string> want = From(Expected(graph_name), from);
+  const std::vector<std::string> got = From(Lines(graph), from);
   std::ostringstream all;
   for (const std::string& line : got) all << line << "\n";
   const size_t n = std::max(want.size(), got.size());
