@@ -70,16 +70,15 @@ TEST(TfGraphsTest, Seed003WithGlobalStep) {
 }
 
 // The MLP's graph matches TensorFlow's from the gradient of its second
-// MatMul on (the first node that reads nothing of the loss): ReLU's, MatMul's
-// and Add's gradients, Adam's slots, hyper- parameters, updates and powers.
-// Before that it differs in two places. TruncatedNormal's seed2: TensorFlow 2
-// counts the random ops of a graph (0, 1), minitf numbers them as
-// TensorFlow 1.x did, by the graph's last node id. And TensorFlow builds the
-// fused loss as a scope "softmax_cross_entropy_with_logits_sg" of 32 nodes:
-// StopGradient on the labels, both operands flattened to matrices from their
-// run-time shapes, the loss reshaped back, with the static shapes restored by
-// set_shape; minitf builds the one op, as it has no set_shape to restore them
-// with.
+// MatMul on (the first node that reads nothing of the loss): ReLU's,
+// MatMul's and Add's gradients, Adam's slots, hyperparameters, updates and
+// powers. Before that it differs in two places. TruncatedNormal's seed2:
+// TensorFlow 2.21 numbers a graph's random ops from 0, minitf from 1. And
+// TensorFlow builds the fused loss as a scope
+// "softmax_cross_entropy_with_logits_sg" of 32 nodes: StopGradient on the
+// labels, both operands flattened to matrices from their run-time shapes,
+// the loss reshaped back, with the static shapes restored by set_shape;
+// minitf builds the one op, as it has no set_shape to restore them with.
 TEST(TfGraphsTest, Chapter3MlpFromTheSecondMatMulsGradient) {
   Graph g;
   graph_scope use(g);
