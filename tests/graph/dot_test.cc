@@ -67,7 +67,7 @@ TEST(DotTest, ScopesBecomeNestedClustersAndControlEdgesAreDashed) {
             "    \"tower_0/y\" [label=\"y\\nIdentity\"];\n"
             "    subgraph cluster_1 {\n"
             "      label=\"loss\";\n"
-            "      \"tower_0/loss/total\" [label=\"total\\nAdd\"];\n"
+            "      \"tower_0/loss/total\" [label=\"total\\nAddV2\"];\n"
             "    }\n"
             "  }\n"
             "  subgraph cluster_2 {\n"
@@ -75,7 +75,7 @@ TEST(DotTest, ScopesBecomeNestedClustersAndControlEdgesAreDashed) {
             "    \"tower_1/y\" [label=\"y\\nIdentity\"];\n"
             "    subgraph cluster_3 {\n"
             "      label=\"loss\";\n"
-            "      \"tower_1/loss/total\" [label=\"total\\nAdd\"];\n"
+            "      \"tower_1/loss/total\" [label=\"total\\nAddV2\"];\n"
             "    }\n"
             "  }\n"
             "  \"x\" -> \"tower_0/y\" [label=\"?×2\"];\n"
@@ -117,7 +117,7 @@ TEST(DotTest, DeviceColoursDTypeLabelsAndNoClusters) {
             std::string::npos)
       << dot;
   EXPECT_NE(dot.find("  \"tower_1/loss/total\" [label=\"tower_1/loss/total\\n"
-                     "Add\\n/gpu:1\", style=filled, fillcolor=\"#fb9a99\"];\n"),
+                     "AddV2\\n/gpu:1\", style=filled, fillcolor=\"#fb9a99\"];\n"),
             std::string::npos)
       << dot;
   EXPECT_EQ(dot.find("subgraph cluster_0"), std::string::npos) << dot;

@@ -38,8 +38,8 @@ TEST(MathOpsTest, BinaryOpsHaveTensorFlowTypesNamesAndShapes) {
   EXPECT_EQ(a.name(), "Const:0");
   EXPECT_EQ(b.name(), "Const_1:0");
   Output s = add(a, b);
-  EXPECT_EQ(s.op().type(), "Add");
-  EXPECT_EQ(s.name(), "Add:0");
+  EXPECT_EQ(s.op().type(), "AddV2");
+  EXPECT_EQ(s.name(), "AddV2:0");
   EXPECT_EQ(ShapeOf(s), "(2, 3)");
   EXPECT_EQ(s.dtype(), DT_FLOAT);
   EXPECT_EQ(subtract(a, b).op().type(), "Sub");

@@ -49,7 +49,7 @@ TEST(RandomOpsTest, RandomNormalIsBuiltAsTensorFlowBuildsIt) {
   graph_scope use(g);
   Output r = random_normal({2, 3}, 1.0, 2.0, DT_FLOAT, 3);
   EXPECT_EQ(r.op().name(), "random_normal");
-  EXPECT_EQ(r.op().type(), "Add");
+  EXPECT_EQ(r.op().type(), "AddV2");
   EXPECT_EQ(ShapeOf(r), "(2, 3)");
   Output op = RandomNode(r);
   EXPECT_EQ(op.op().name(), "random_normal/RandomStandardNormal");

@@ -26,8 +26,8 @@ TEST_F(ScopeTest, DefaultNamesComeFromTheOpType) {
   Output d = add(a, b);
   EXPECT_EQ(a.name(), "Const:0");
   EXPECT_EQ(b.name(), "Const_1:0");
-  EXPECT_EQ(c.name(), "Add:0");
-  EXPECT_EQ(d.name(), "Add_1:0");
+  EXPECT_EQ(c.name(), "AddV2:0");
+  EXPECT_EQ(d.name(), "AddV2_1:0");
 }
 
 TEST_F(ScopeTest, ExplicitNamesAreMadeUnique) {

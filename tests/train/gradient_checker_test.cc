@@ -13,6 +13,7 @@
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"
 #include "minitf/graph/scope.h"
+#include "minitf/train/gradients/grad_util.h"
 #include "minitf/train/gradients/gradients.h"
 #include "minitf/train/ops/grad_ops.h"
 
@@ -38,7 +39,12 @@ Output Row() {
 
 const std::map<std::string, Case>& Cases() {
   static const auto* cases = new std::map<std::string, Case>{
-      {"Add", [](Output x) { return x + Row(); }},
+      {"Add",
+       [](Output x) {
+         Output row = Row();
+         return ops::AddOp(NodeBuilder("Add").Input(x).Input(row), {x, row});
+       }},
+      {"AddV2", [](Output x) { return x + Row(); }},
       {"Sub", [](Output x) { return Row() - x; }},
       {"Mul", [](Output x) { return x * x * Row(); }},
       {"RealDiv", [](Output x) { return Row() / x; }},
@@ -50,6 +56,17 @@ const std::map<std::string, Case>& Cases() {
       {"Sqrt", [](Output x) { return sqrt(x); }},
       {"Exp", [](Output x) { return exp(x); }},
       {"Log", [](Output x) { return log(x); }},
+      {"Reciprocal", [](Output x) { return reciprocal(x); }},
+      {"Tile",
+       [](Output x) {
+         return tile(x, grad::IntVector({2, 1})) * 1.5;
+       }},
+      {"BroadcastTo",
+       [](Output x) {
+         return broadcast_to(reduce_sum(x, 0, true), grad::IntVector({2, 3})) *
+                Other();
+       }},
+      {"ExpandDims", [](Output x) { return expand_dims(x, 1) * 2.0; }},
       {"Abs", [](Output x) { return abs(x - 1.0); }},
       {"Sign", [](Output x) { return sign(x - 1.0) * x; }},
       {"Sigmoid", [](Output x) { return sigmoid(x); }},

@@ -287,8 +287,13 @@ TEST(OptimizerTest, GlobalStepIncrementsAfterTheUpdates) {
             std::vector<std::string>{"loc:@global_step"});
   const Node* update = g.FindNode("GradientDescent/update");
   ASSERT_NE(update, nullptr);
-  ASSERT_EQ(train_op.node()->control_inputs().size(), 1u);
-  EXPECT_EQ(train_op.node()->control_inputs()[0], update);
+  // The increment's Const waits for the updates; the AssignAdd reads it, so
+  // it needs no control edge of its own (TensorFlow's graph has none).
+  const Node* one = train_op.node()->input(1).node();
+  EXPECT_EQ(one->name(), "GradientDescent/value");
+  ASSERT_EQ(one->control_inputs().size(), 1u);
+  EXPECT_EQ(one->control_inputs()[0], update);
+  EXPECT_TRUE(train_op.node()->control_inputs().empty());
   Session sess;
   sess.run(global_variables_initializer());
   for (int i = 0; i < 3; ++i) sess.run(train_op);

@@ -287,6 +287,9 @@ class Graph {
   struct ControlFrame {
     std::vector<Node*> nodes;
     bool clear = false;  ///< control_dependencies(None): ignore outer frames.
+    /// The id the first node made inside the frame gets: a node of a higher
+    /// or equal id was made inside it and already waits for `nodes`.
+    int first_id = 0;
   };
   std::vector<ControlFrame>& control_stack() { return control_stack_; }
   std::vector<Node*>& colocation_stack() { return colocation_stack_; }

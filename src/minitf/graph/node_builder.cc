@@ -278,11 +278,15 @@ StatusOr<Node*> NodeBuilder::Finalize(Graph* graph) const {
 
   // 5. Control dependencies: every open frame, innermost first, up to a
   // frame that clears. An op already reached through a data input needs no
-  // extra edge.
+  // extra edge, and neither does an op with an input made inside the frame
+  // (TensorFlow's "dominated" ops): that input already waits.
   std::vector<Node*> control = control_inputs_;
   auto& frames = graph->control_stack();
   for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
-    for (Node* c : f->nodes) {
+    const bool dominated = std::any_of(
+        flat_inputs.begin(), flat_inputs.end(),
+        [&](const Output& o) { return o.node()->id() >= f->first_id; });
+    for (Node* c : dominated ? std::vector<Node*>{} : f->nodes) {
       const bool is_input =
           std::any_of(flat_inputs.begin(), flat_inputs.end(),
                       [c](const Output& o) { return o.node() == c; });

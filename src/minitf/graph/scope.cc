@@ -111,6 +111,7 @@ control_dependencies::control_dependencies(const std::vector<Operation>& ops)
     }
     frame.nodes.push_back(op.node());
   }
+  frame.first_id = graph_->num_nodes();
   graph_->control_stack().push_back(std::move(frame));
 }
 
@@ -123,7 +124,7 @@ control_dependencies::control_dependencies(const std::vector<Output>& tensors)
 
 control_dependencies::control_dependencies(std::nullptr_t)
     : graph_(get_default_graph()) {
-  graph_->control_stack().push_back({{}, true});
+  graph_->control_stack().push_back({{}, true, graph_->num_nodes()});
 }
 
 control_dependencies::~control_dependencies() {

@@ -122,6 +122,7 @@ class AddNOp : public OpKernel {
 };
 
 MINITF_REGISTER_KERNEL("Add", DEVICE_CPU, BinaryOp<kernels::Add>);
+MINITF_REGISTER_KERNEL("AddV2", DEVICE_CPU, BinaryOp<kernels::Add>);
 MINITF_REGISTER_KERNEL("Sub", DEVICE_CPU, BinaryOp<kernels::Sub>);
 MINITF_REGISTER_KERNEL("Mul", DEVICE_CPU, BinaryOp<kernels::Mul>);
 MINITF_REGISTER_KERNEL("Div", DEVICE_CPU, BinaryOp<kernels::Div>);

@@ -127,6 +127,10 @@ Status AddNShape(InferenceContext* c) {
 #define MINITF_FLOATS "float, double"
 
 MINITF_REGISTER_OP("Add").MINITF_BINARY(MINITF_NUMERIC, "T");
+// What tf.add and `+` build since TensorFlow 1.15: Add under a new name, for
+// graph rewrites that may assume it is commutative (Add also concatenates
+// strings). minitf computes both with one kernel.
+MINITF_REGISTER_OP("AddV2").MINITF_BINARY(MINITF_NUMERIC, "T");
 MINITF_REGISTER_OP("Sub").MINITF_BINARY(MINITF_NUMERIC, "T");
 MINITF_REGISTER_OP("Mul").MINITF_BINARY(MINITF_NUMERIC, "T");
 MINITF_REGISTER_OP("Div").MINITF_BINARY(MINITF_NUMERIC, "T");
@@ -209,6 +213,7 @@ MINITF_REGISTER_OP("Cast")
     .Output("y: DstT")
     .Attr("SrcT: type")
     .Attr("DstT: type")
+    .Attr("Truncate: bool = false")
     .SetShapeFn(shape_fns::UnchangedShape);
 
 MINITF_REGISTER_OP("AddN")
@@ -293,7 +298,7 @@ Output ArgOp(const char* op, Output input, int axis, const std::string& name,
 }  // namespace
 
 Output add(Output x, Output y, const std::string& name) {
-  return Binary("Add", x, y, name);
+  return Binary("AddV2", x, y, name);
 }
 Output subtract(Output x, Output y, const std::string& name) {
   return Binary("Sub", x, y, name);
@@ -510,7 +515,7 @@ Output BinaryOperator(const char* op, Output x, double y, bool scalar_first) {
   Output rhs = scalar_first ? x : c;
   const std::string name = scope.op_name();
   const std::string_view kind = op;
-  if (kind == "add") return BinaryExact("Add", lhs, rhs, name);
+  if (kind == "add") return BinaryExact("AddV2", lhs, rhs, name);
   if (kind == "sub") return BinaryExact("Sub", lhs, rhs, name);
   if (kind == "mul") return BinaryExact("Mul", lhs, rhs, name);
   // truediv opens its own scope; "truediv/" re-enters this one exactly.

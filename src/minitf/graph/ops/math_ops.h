@@ -28,7 +28,7 @@ namespace minitf {
 
 // --- Elementwise binary ops, with NumPy broadcasting: x, y -> broadcast ---
 
-/// tf.add (op "Add"): x + y.
+/// tf.add (op "AddV2", as TensorFlow builds since 1.15): x + y.
 Output add(Output x, Output y, const std::string& name = "");
 /// tf.subtract (op "Sub"): x - y.
 Output subtract(Output x, Output y, const std::string& name = "");

@@ -125,9 +125,11 @@ Output ScaledNormal(const char* op, const char* default_name,
                               .Attr("seed2", seed2),
                           {shape_t});
   Output mul = rnd * stddev_t;
-  return ops::AddOp(
-      NodeBuilder("Add", scope.op_name()).ExactName().Input(mul).Input(mean_t),
-      {mul, mean_t});
+  return ops::AddOp(NodeBuilder("AddV2", scope.op_name())
+                        .ExactName()
+                        .Input(mul)
+                        .Input(mean_t),
+                    {mul, mean_t});
 }
 
 }  // namespace
@@ -171,7 +173,7 @@ Output random_uniform(const std::vector<int64_t>& shape, double minval,
                               .Attr("seed2", seed2),
                           {shape_t});
   Output scaled = rnd * (max_t - min_t);
-  return ops::AddOp(NodeBuilder("Add", scope.op_name())
+  return ops::AddOp(NodeBuilder("AddV2", scope.op_name())
                         .ExactName()
                         .Input(scaled)
                         .Input(min_t),

@@ -19,7 +19,24 @@ Output SliceOf(Output x, Output begin, Output size) {
 }
 
 Grads IdentityGrad(const Operation&, const Grads& g) { return {g[0]}; }
+// Reshape back to the input's shape: a Const when at most one dim is
+// unknown (as -1), a Shape op otherwise.
 Grads ReshapeGrad(const Operation& op, const Grads& g) {
+  const TensorShape& in = op.input(0).shape();
+  if (!in.unknown_rank() && !in.IsFullyDefined()) {
+    std::vector<int64_t> dims(in.dims());
+    int unknown = 0;
+    bool has_zero = false;
+    for (int i = 0; i < in.dims(); ++i) {
+      dims[i] = in.dim_size(i);
+      unknown += dims[i] == None;
+      has_zero |= dims[i] == 0;
+    }
+    if (unknown == 1 && !has_zero) return {reshape(g[0], dims), Output()};
+  }
+  return {grad::ReshapeTo(g[0], shape(op.input(0))), Output()};
+}
+Grads ExpandDimsGrad(const Operation& op, const Grads& g) {
   return {grad::ReshapeTo(g[0], shape(op.input(0))), Output()};
 }
 // Transpose by perm is undone by transpose by perm's inverse.
@@ -95,10 +112,41 @@ Grads SliceGrad(const Operation& op, const Grads& g) {
   return {pad(g[0], paddings), Output(), Output()};
 }
 
+// Tile: each input element was copied once per repeat, so its gradient sums
+// those copies: g reshaped to [m0,d0,m1,d1,...] summed over the m axes.
+Grads TileGrad(const Operation& op, const Grads& g) {
+  const int rank = op.input(0).shape().dims();
+  if (rank < 0) {
+    throw errors::UnimplementedError(StrCat("Gradient of Tile '", op.name(),
+                                            "' needs an input of known rank"));
+  }
+  Output multiples = cast(op.input(1), DT_INT32);
+  Output pairs = transpose(stack({multiples, shape(op.input(0))}));
+  Output split_shape = reshape(pairs, {-1});
+  std::vector<int> axes;
+  for (int i = 0; i < rank; ++i) axes.push_back(2 * i);
+  return {reduce_sum(grad::ReshapeTo(g[0], split_shape), axes), Output()};
+}
+
+// BroadcastTo: summed over the axes broadcasting stretched, as Add's.
+Grads BroadcastToGrad(const Operation& op, const Grads& g) {
+  Output input_shape = shape(op.input(0));
+  Output broadcast_shape = cast(op.input(1), DT_INT32);
+  Node* args = ops::AddNode(NodeBuilder("BroadcastGradientArgs")
+                                .Input(broadcast_shape)
+                                .Input(input_shape),
+                            {broadcast_shape, input_shape});
+  Output summed = grad::SumOver(g[0], Output(args, 1), /*keep_dims=*/true);
+  return {grad::ReshapeTo(summed, input_shape), Output()};
+}
+
 }  // namespace
 
+MINITF_REGISTER_GRADIENT("Tile", TileGrad);
+MINITF_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
 MINITF_REGISTER_GRADIENT("Identity", IdentityGrad);
 MINITF_REGISTER_GRADIENT("Reshape", ReshapeGrad);
+MINITF_REGISTER_GRADIENT("ExpandDims", ExpandDimsGrad);
 MINITF_REGISTER_GRADIENT("Transpose", TransposeGrad);
 MINITF_REGISTER_GRADIENT("ConcatV2", ConcatGrad);
 MINITF_REGISTER_GRADIENT("Pack", PackGrad);
@@ -114,5 +162,6 @@ MINITF_NOT_DIFFERENTIABLE("ZerosLike");
 MINITF_NOT_DIFFERENTIABLE("OnesLike");
 MINITF_NOT_DIFFERENTIABLE("OneHot");
 MINITF_NOT_DIFFERENTIABLE("BroadcastGradientArgs");
+MINITF_NOT_DIFFERENTIABLE("Range");
 
 }  // namespace minitf

@@ -37,6 +37,10 @@ std::pair<Output, Output> ReduceBroadcast(Output gx, Output gy, Output x,
 /// tensor; works with unknown dims. REQUIRES: rank of x known.
 /// axes may be negative.
 Output KeptShape(Output x, const std::vector<int64_t>& axes);
+/// TensorFlow's math_ops.reduced_shape: `input_shape` (an int32 vector)
+/// with a 1 at each of `axes`, computed at run time by DynamicStitch:
+/// [2,3,5,7] and axes [1,2] -> [2,1,1,7].
+Output ReducedShape(Output input_shape, Output axes);
 /// The axes of a reduction op (input 1 of Sum ...), normalised to [0,rank).
 /// Throws UnimplementedError when the axes are not a Const or x's rank is
 /// unknown.

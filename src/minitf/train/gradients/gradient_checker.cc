@@ -30,7 +30,11 @@ std::pair<Tensor, Tensor> compute_gradient(Output x, const Tensor& x_value,
   // Symbolic: one run of the gradient per element of y, grad_ys one-hot.
   Tensor theoretical(DT_DOUBLE, TensorShape({nx, ny}));
   Output seed = placeholder(DT_DOUBLE, y0.shape(), "checker_grad_ys");
-  Output dx = gradients({y}, {x}, {seed})[0];
+  // The gradient reads the seed through an Identity: a gradient function
+  // may wait on its incoming gradient by a control edge (Square's and Log's
+  // do), and minitf's executors would then wait on the placeholder itself,
+  // which is fed, not run (TensorFlow moves such edges to the fed value).
+  Output dx = gradients({y}, {x}, {identity(seed)})[0];
   for (int64_t j = 0; j < ny; ++j) {
     Tensor onehot(DT_DOUBLE, y0.shape());
     std::fill_n(onehot.data<double>(), ny, 0.0);

@@ -47,7 +47,9 @@ namespace {
 
 bool IsDifferentiableType(DType t) { return t == DT_FLOAT || t == DT_DOUBLE; }
 
-// The gradients reaching one tensor, summed: None, the one, or an AddN.
+// The gradients reaching one tensor, summed: None, the one, or an AddN
+// colocated with the first of them (TensorFlow's _MultiDeviceAddN on one
+// device).
 Output Aggregate(const std::vector<Output>& grads) {
   std::vector<Output> valid;
   for (const Output& g : grads) {
@@ -55,8 +57,44 @@ Output Aggregate(const std::vector<Output>& grads) {
   }
   if (valid.empty()) return Output();
   if (valid.size() == 1) return valid[0];
+  colocate_with with_first(valid[0].op(), /*ignore_existing=*/true);
   return add_n(valid);
 }
+
+// --8<-- [start:tuple]
+// control_flow_ops.tuple: every gradient of one op waits for all of them.
+// A NoOp "tuple/group_deps" waits for their ops; each gradient passes
+// through an Identity "tuple/control_dependency[_N]", colocated with it,
+// that waits for the NoOp. What reads a gradient then sees all of its op's
+// gradients computed, the "gate" of TensorFlow's gate_gradients.
+std::vector<Output> Tuple(const std::vector<Output>& tensors) {
+  ops::OpScope scope("", "tuple", {});
+  std::vector<Operation> gating;
+  for (const Output& t : tensors) {
+    if (t.valid() &&
+        std::find(gating.begin(), gating.end(), t.op()) == gating.end()) {
+      gating.push_back(t.op());
+    }
+  }
+  std::sort(gating.begin(), gating.end(),
+            [](const Operation& a, const Operation& b) {
+              return a.node()->id() < b.node()->id();
+            });
+  const Operation gate = group(gating);
+  std::vector<Output> out;
+  for (const Output& t : tensors) {
+    if (!t.valid()) {
+      out.emplace_back();
+      continue;
+    }
+    ops::OpScope dep("", "control_dependency", {t});
+    colocate_with with_t(t.op());
+    control_dependencies after({gate});
+    out.push_back(identity(t, dep.op_name() + "/"));
+  }
+  return out;
+}
+// --8<-- [end:tuple]
 
 void CheckSameGraph(const std::vector<Output>& tensors, Graph** graph) {
   for (const Output& t : tensors) {
@@ -88,7 +126,7 @@ void CheckSameGraph(const std::vector<Output>& tensors, Graph** graph) {
 std::vector<Output> gradients(const std::vector<Output>& ys,
                               const std::vector<Output>& xs,
                               const std::vector<Output>& grad_ys,
-                              const std::string& name) {
+                              const std::string& name, bool gate_gradients) {
   Graph* graph = nullptr;
   CheckSameGraph(ys, &graph);
   CheckSameGraph(xs, &graph);
@@ -133,10 +171,15 @@ std::vector<Output> gradients(const std::vector<Output>& ys,
     const Output& y = ys[i];
     Output g = i < grad_ys.size() ? grad_ys[i] : Output();
     if (!g.valid()) {
-      g = ops::AddOp(NodeBuilder("Fill", StrCat("grad_ys_", i))
-                         .Input(shape(ys[i]))
-                         .Input(internal::ScalarConst(1.0, y.dtype(), "")),
-                     {});
+      // array_ops.ones(array_ops.shape(y), name="grad_ys_<i>").
+      Output dims = shape(y);
+      ops::OpScope ones("", StrCat("grad_ys_", i), {dims});
+      Output one = internal::ScalarConst(1.0, y.dtype(), "Const");
+      g = ops::AddOp(NodeBuilder("Fill", ones.op_name())
+                         .ExactName()
+                         .Input(dims)
+                         .Input(one),
+                     {dims, one});
     }
     grads[y].push_back(g);
   }
@@ -168,9 +211,24 @@ std::vector<Output> gradients(const std::vector<Output>& ys,
             StrCat("No gradient defined for operation '", n->name(),
                    "' (op type: ", n->type_string(), ")"));
       }
+      // A float output no gradient reached gets zeros ("zeros_like"), so
+      // that gradient functions see a tensor for each one.
+      for (int i = 0; i < n->num_outputs(); ++i) {
+        if (!out_grads[i].valid() && IsDifferentiableType(n->output_type(i))) {
+          out_grads[i] = zeros_like(Output(n, i));
+        }
+      }
       name_scope op_scope(StrCat(n->name(), "_grad"));
       in_grads = (*fn)(op, out_grads);
       MINITF_CHECK(static_cast<int>(in_grads.size()) == n->num_inputs());
+      const auto valid =
+          std::count_if(in_grads.begin(), in_grads.end(),
+                        [](const Output& g) { return g.valid(); });
+      if (gate_gradients && valid > 1) {
+        device_scope no_device(nullptr);
+        colocate_with no_colocation(Operation(), /*ignore_existing=*/true);
+        in_grads = Tuple(in_grads);
+      }
     }
     for (int i = 0; i < n->num_inputs(); ++i) {
       const Output& in = n->input(i);

@@ -93,12 +93,19 @@ struct GradientRegistration {
 /// y's shape; an invalid entry means ones); by default every y is seeded with
 /// ones. A tf::Variable in xs stands for its value. The ops are built under
 /// name scope `name` ("gradients/"), one sub-scope per op ("MatMul_grad").
+/// A float output of an op on the path that no gradient reached gets zeros
+/// ("gradients/zeros_like"), as in TensorFlow. With gate_gradients, the
+/// gradients of an op with more than one pass through
+/// control_flow_ops.tuple ("<op>_grad/tuple/control_dependency[_N]"), so
+/// none is used before all are computed; optimizers ask for it.
+/// The nodes are TensorFlow's, name for name.
 /// Throws InvalidArgumentError for tensors of different graphs or invalid
 /// handles, and errors::LookupError ("No gradient defined for operation 'x'
 /// (op type: Foo)") for an op on the path without a gradient.
 std::vector<Output> gradients(const std::vector<Output>& ys,
                               const std::vector<Output>& xs,
                               const std::vector<Output>& grad_ys = {},
-                              const std::string& name = "gradients");
+                              const std::string& name = "gradients",
+                              bool gate_gradients = false);
 
 }  // namespace minitf

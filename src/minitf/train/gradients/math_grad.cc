@@ -1,10 +1,15 @@
 // Gradients of the arithmetic, reduction and linear-algebra ops
 // (graph/ops/math_ops.h), as TensorFlow's math_grad.py. Each takes the
 // forward op and dL/d(output) and builds dL/d(input) for every input.
+#include <algorithm>
+
 #include "minitf/graph/ops/array_ops.h"
+#include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/scope.h"
 #include "minitf/train/gradients/grad_util.h"
 #include "minitf/train/gradients/gradients.h"
+#include "minitf/train/ops/grad_ops.h"
 
 namespace minitf {
 namespace {
@@ -18,14 +23,32 @@ Grads Binary(const Operation& op, Output gx, Output gy) {
   return {rx, ry};
 }
 
+// TensorFlow's _ShapesFullySpecifiedAndEqual: nothing was broadcast and
+// every shape is known, so no reduction is built at all.
+bool SameFullShapes(const Output& x, const Output& y, const Output& g) {
+  return x.shape().IsFullyDefined() && x.shape() == y.shape() &&
+         x.shape() == g.shape();
+}
+
 Grads AddGrad(const Operation& op, const Grads& g) {
+  if (SameFullShapes(op.input(0), op.input(1), g[0])) return {g[0], g[0]};
   return Binary(op, g[0], g[0]);
 }
 Grads SubGrad(const Operation& op, const Grads& g) {
+  if (SameFullShapes(op.input(0), op.input(1), g[0])) {
+    return {g[0], negative(g[0])};
+  }
   return Binary(op, g[0], negative(g[0]));
 }
 Grads MulGrad(const Operation& op, const Grads& g) {
-  return Binary(op, g[0] * op.input(1), op.input(0) * g[0]);
+  Output x = op.input(0), y = op.input(1);
+  if (SameFullShapes(x, y, g[0]) &&
+      (g[0].dtype() == DT_FLOAT || g[0].dtype() == DT_INT32)) {
+    return {multiply(g[0], y), multiply(g[0], x)};
+  }
+  Output gx = multiply(g[0], y);
+  Output gy = multiply(x, g[0]);
+  return Binary(op, gx, gy);
 }
 // z = x / y: dz/dx = 1/y, dz/dy = -x/y^2.
 Grads RealDivGrad(const Operation& op, const Grads& g) {
@@ -42,8 +65,12 @@ Grads SelectGrad(const Operation& op, const Grads& g, bool is_max) {
 }
 
 Grads NegGrad(const Operation&, const Grads& g) { return {negative(g[0])}; }
+// 2x is built after g is ready (a control edge on the Const), as
+// TensorFlow does, so it does not take memory early.
 Grads SquareGrad(const Operation& op, const Grads& g) {
-  return {g[0] * (2.0 * op.input(0))};
+  control_dependencies after({g[0]});
+  Output two = internal::ScalarConst(2.0, op.input(0).dtype(), "Const");
+  return {multiply(g[0], multiply(op.input(0), two))};
 }
 Grads SqrtGrad(const Operation& op, const Grads& g) {
   return {g[0] * (0.5 / op.output(0))};
@@ -52,7 +79,13 @@ Grads ExpGrad(const Operation& op, const Grads& g) {
   return {g[0] * op.output(0)};
 }
 Grads LogGrad(const Operation& op, const Grads& g) {
-  return {g[0] / op.input(0)};
+  control_dependencies after({g[0]});
+  return {g[0] * reciprocal(op.input(0))};
+}
+// y = 1/x: dy/dx = -y^2.
+Grads ReciprocalGrad(const Operation& op, const Grads& g) {
+  Output y = op.output(0);
+  return {negative(g[0]) * (y * y)};
 }
 Grads AbsGrad(const Operation& op, const Grads& g) {
   return {g[0] * sign(op.input(0))};
@@ -86,21 +119,75 @@ Grads MatMulGrad(const Operation& op, const Grads& g) {
 
 // --8<-- [start:sum_grad]
 // Sum: every input element contributed once, so the gradient is g put back
-// with the reduced axes as 1s and broadcast over x (by multiplying with
-// ones_like(x)).
+// with the reduced axes as 1s and repeated over x's shape. Reducing all
+// axes, the 1s are known now and Tile repeats; otherwise reduced_shape
+// computes them at run time and BroadcastTo repeats.
 Output SumBack(const Operation& op, Output g) {
-  Output kept =
-      grad::ReshapeTo(g, grad::KeptShape(op.input(0), grad::ReductionAxes(op)));
-  return kept * ones_like(op.input(0));
+  Output x = op.input(0);
+  const TensorShape& sx = x.shape();
+  auto axes = grad::ConstIndices(op.input(1));
+  if (!sx.unknown_rank() && axes.has_value()) {
+    bool all = static_cast<int>(axes->size()) == sx.dims();
+    for (size_t i = 0; all && i < axes->size(); ++i) {
+      all = (*axes)[i] == static_cast<int64_t>(i);
+    }
+    if (all) {
+      Output kept = reshape(g, std::vector<int64_t>(sx.dims(), 1));
+      return tile(kept, shape(x));
+    }
+    if (sx.IsFullyDefined()) {
+      // Every shape known: the kept shape and the repeats are Consts.
+      std::vector<int64_t> kept(sx.dims()), repeats(sx.dims(), 1);
+      for (int i = 0; i < sx.dims(); ++i) kept[i] = sx.dim_size(i);
+      for (int64_t a : *axes) {
+        const int64_t axis = a < 0 ? a + sx.dims() : a;
+        repeats[axis] = kept[axis];
+        kept[axis] = 1;
+      }
+      Output reshaped = reshape(g, kept);
+      ops::OpScope scope("", "Tile", {reshaped});
+      Output multiples =
+          constant(errors::ValueOrThrow(Tensor::FromVector(
+                       std::vector<int32_t>(repeats.begin(), repeats.end()),
+                       TensorShape({sx.dims()}))),
+                   "multiples");
+      return tile(reshaped, multiples, scope.op_name() + "/");
+    }
+  }
+  Output input_shape = shape(x);
+  if (!GetAttr<bool>(op.node()->attrs(), "keep_dims").value()) {
+    Output kept_shape;
+    {
+      colocate_with with_shape(input_shape.op());
+      kept_shape = grad::ReducedShape(input_shape, op.input(1));
+    }
+    g = grad::ReshapeTo(g, kept_shape);
+  }
+  return broadcast_to(g, input_shape);
 }
 // --8<-- [end:sum_grad]
 Grads SumGrad(const Operation& op, const Grads& g) {
   return {SumBack(op, g[0]), Output()};
 }
+// Mean: Sum's gradient divided by how many elements each output averaged,
+// the product of the reduced dims of x's run-time shape.
 Grads MeanGrad(const Operation& op, const Grads& g) {
-  DType t = g[0].dtype();
-  Output count = cast(size(op.input(0)), t) / cast(size(op.output(0)), t);
-  return {SumBack(op, g[0]) / count, Output()};
+  Output sum_grad = SumBack(op, g[0]);
+  const TensorShape& in = op.input(0).shape();
+  const TensorShape& out = op.output(0).shape();
+  if (in.IsFullyDefined() && out.IsFullyDefined()) {
+    const int64_t factor =
+        in.num_elements() / std::max<int64_t>(out.num_elements(), 1);
+    Output f = internal::ScalarConst(static_cast<double>(factor),
+                                     sum_grad.dtype(), "Const");
+    return {sum_grad / f, Output()};
+  }
+  Output input_shape = shape(op.input(0));
+  Output input_rank = size(input_shape);
+  Output axes = cast(op.input(1), input_rank.dtype());
+  axes = floormod(axes + input_rank, input_rank, "mod");
+  Output factor = reduce_prod(gather(input_shape, axes));
+  return {sum_grad / cast(factor, sum_grad.dtype()), Output()};
 }
 // Max and Min: the gradient is shared evenly by the elements equal to the
 // result.
@@ -134,6 +221,7 @@ Grads AddNGrad(const Operation& op, const Grads& g) {
 }  // namespace
 
 MINITF_REGISTER_GRADIENT("Add", AddGrad);
+MINITF_REGISTER_GRADIENT("AddV2", AddGrad);
 MINITF_REGISTER_GRADIENT("Sub", SubGrad);
 MINITF_REGISTER_GRADIENT("Mul", MulGrad);
 MINITF_REGISTER_GRADIENT("RealDiv", RealDivGrad);
@@ -150,6 +238,7 @@ MINITF_REGISTER_GRADIENT("Sqrt", SqrtGrad);
 MINITF_REGISTER_GRADIENT("Exp", ExpGrad);
 MINITF_REGISTER_GRADIENT("Log", LogGrad);
 MINITF_REGISTER_GRADIENT("Abs", AbsGrad);
+MINITF_REGISTER_GRADIENT("Reciprocal", ReciprocalGrad);
 MINITF_REGISTER_GRADIENT("Sign", SignGrad);
 MINITF_REGISTER_GRADIENT("Sigmoid", SigmoidGrad);
 MINITF_REGISTER_GRADIENT("Tanh", TanhGrad);

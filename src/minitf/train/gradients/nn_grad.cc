@@ -6,6 +6,7 @@
 #include "minitf/graph/ops/nn_ops.h"
 #include "minitf/train/gradients/grad_util.h"
 #include "minitf/train/gradients/gradients.h"
+#include "minitf/train/ops/grad_ops.h"
 
 namespace minitf {
 namespace {
@@ -22,7 +23,8 @@ Grads ReluGrad(const Operation& op, const Grads& g) {
 // y = softmax(x) along the last axis: dx = (g - sum(g * y, -1)) * y.
 Grads SoftmaxGrad(const Operation& op, const Grads& g) {
   Output y = op.output(0);
-  return {(g[0] - reduce_sum(g[0] * y, -1, /*keep_dims=*/true)) * y};
+  Output sum_channels = reduce_sum(g[0] * y, -1, /*keep_dims=*/true);
+  return {(g[0] - sum_channels) * y};
 }
 // y = log_softmax(x): dx = g - sum(g, -1) * exp(y).
 Grads LogSoftmaxGrad(const Operation& op, const Grads& g) {
@@ -43,16 +45,21 @@ Grads BiasAddGrad(const Operation& op, const Grads& g) {
 
 // --8<-- [start:xent_grad]
 // The op already computed d(loss)/d(logits) as its backprop output; the
-// incoming gradient g [batch] scales each row of it. The labels' gradient
-// (dense op only) is -log_softmax(logits) per row.
+// incoming gradient g [batch] scales each row of it (TensorFlow's
+// _BroadcastMul: ExpandDims to [batch,1], then multiply). The labels'
+// gradient (dense op only) is -log_softmax(logits) per row.
+Output BroadcastMul(Output vec, Output mat) {
+  return expand_dims(vec, -1) * mat;
+}
+
 Grads XentGrad(const Operation& op, const Grads& g) {
   if (!g[0].valid()) return Grads(op.num_inputs());
-  Output rows = reshape(g[0], {-1, 1});
-  Output logits_grad = rows * op.output(1);
+  Output logits_grad = BroadcastMul(g[0], op.output(1));
   if (op.type() == "SparseSoftmaxCrossEntropyWithLogits") {
     return {logits_grad, Output()};
   }
-  return {logits_grad, rows * negative(nn::log_softmax(op.input(0)))};
+  Output minus_log_p = negative(nn::log_softmax(op.input(0)));
+  return {logits_grad, BroadcastMul(g[0], minus_log_p)};
 }
 // --8<-- [end:xent_grad]
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "minitf/graph/kernel.h"
@@ -256,8 +257,356 @@ class SparseXentOp : public OpKernel {
   }
 };
 
+// The strides of a row-major shape: how far one step along each axis moves.
+std::vector<int64_t> Strides(const TensorShape& shape) {
+  std::vector<int64_t> strides(shape.dims(), 1);
+  for (int d = shape.dims() - 2; d >= 0; --d) {
+    strides[d] = strides[d + 1] * shape.dim_size(d + 1);
+  }
+  return strides;
+}
+
+// Copies into each element of `out` the element of `in` that `source` maps
+// its coordinates to: the one loop behind Tile and BroadcastTo.
+Status Gather(const Tensor& in, Tensor* out, auto source) {
+  const int rank = out->dims();
+  const std::vector<int64_t> in_strides = Strides(in.shape());
+  std::vector<int64_t> coord(rank);
+  return SwitchDType(in.dtype(), [&]<typename T>() {
+    const T* src = in.data<T>();
+    T* dst = out->data<T>();
+    for (int64_t i = 0; i < out->NumElements(); ++i) {
+      int64_t rest = i;
+      for (int d = rank - 1; d >= 0; --d) {
+        coord[d] = rest % out->dim_size(d);
+        rest /= out->dim_size(d);
+      }
+      dst[i] = src[source(coord, in_strides)];
+    }
+    return Status::OK();
+  });
+}
+
+// Tile: output coordinate c reads input coordinate c mod in.dim.
+class TileOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> m, IndexValues(ctx->input(1)));
+    if (static_cast<int>(m.size()) != in.dims()) {
+      return errors::InvalidArgument(
+          "Expected multiples argument to be a vector of length ", in.dims(),
+          " but got length ", m.size());
+    }
+    std::vector<int64_t> dims(in.dims());
+    for (int d = 0; d < in.dims(); ++d) {
+      if (m[d] < 0) {
+        return errors::InvalidArgument("Expected multiples[", d,
+                                       "] >= 0, but got ", m[d]);
+      }
+      dims[d] = in.dim_size(d) * m[d];
+    }
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Tensor::Allocate(in.dtype(), TensorShape(dims)));
+    TF_RETURN_IF_ERROR(Gather(
+        in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
+          int64_t offset = 0;
+          for (size_t d = 0; d < c.size(); ++d) {
+            offset += (c[d] % in.dim_size(d)) * strides[d];
+          }
+          return offset;
+        }));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+// BroadcastTo: the input aligned at the last axis; an axis of 1 repeats.
+class BroadcastToOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims, IndexValues(ctx->input(1)));
+    const int rank = static_cast<int>(dims.size());
+    const int skip = rank - in.dims();
+    bool ok = skip >= 0;
+    for (int d = 0; ok && d < in.dims(); ++d) {
+      ok = in.dim_size(d) == 1 || in.dim_size(d) == dims[d + skip];
+    }
+    if (!ok) {
+      return errors::InvalidArgument(
+          "Unable to broadcast tensor of shape ", ShapeErrorString(in.shape()),
+          " to tensor of shape [", Join(dims, ","), "]");
+    }
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Tensor::Allocate(in.dtype(), TensorShape(dims)));
+    TF_RETURN_IF_ERROR(Gather(
+        in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
+          int64_t offset = 0;
+          for (int d = 0; d < in.dims(); ++d) {
+            if (in.dim_size(d) != 1) offset += c[d + skip] * strides[d];
+          }
+          return offset;
+        }));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+// ExpandDims: the same elements under a shape with one more 1.
+class ExpandDimsOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> d, IndexValues(ctx->input(1)));
+    const int rank = in.dims() + 1;
+    if (d.size() != 1 || d[0] < -rank || d[0] >= rank) {
+      return errors::InvalidArgument("Tried to expand dim index ",
+                                     d.empty() ? 0 : d[0], " for tensor with ",
+                                     in.dims(), " dimensions.");
+    }
+    std::vector<int64_t> dims;
+    for (int i = 0; i < in.dims(); ++i) dims.push_back(in.dim_size(i));
+    dims.insert(dims.begin() + (d[0] < 0 ? d[0] + rank : d[0]), 1);
+    TF_ASSIGN_OR_RETURN(Tensor out, in.Reshaped(TensorShape(dims)));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+class ReciprocalOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    TF_ASSIGN_OR_RETURN(Tensor y, Tensor::Allocate(x.dtype(), x.shape()));
+    if (x.dtype() == DT_FLOAT) {
+      y.flat<float>() = x.flat<float>().inverse();
+    } else {
+      y.flat<double>() = x.flat<double>().inverse();
+    }
+    ctx->set_output(0, std::move(y));
+    return Status::OK();
+  }
+};
+
+// FloorMod with NumPy broadcasting, through BroadcastTo's index mapping.
+class FloorModOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    const int rank = std::max(x.dims(), y.dims());
+    std::vector<int64_t> dims(rank);
+    for (int d = 0; d < rank; ++d) {
+      const int dx = d - (rank - x.dims()), dy = d - (rank - y.dims());
+      const int64_t a = dx >= 0 ? x.dim_size(dx) : 1;
+      const int64_t b = dy >= 0 ? y.dim_size(dy) : 1;
+      if (a != b && a != 1 && b != 1) {
+        return errors::InvalidArgument(
+            "Incompatible shapes: ", ShapeErrorString(x.shape()), " vs. ",
+            ShapeErrorString(y.shape()));
+      }
+      dims[d] = std::max(a, b);
+    }
+    const TensorShape shape(dims);
+    TF_ASSIGN_OR_RETURN(Tensor bx, Broadcast(x, shape));
+    TF_ASSIGN_OR_RETURN(Tensor by, Broadcast(y, shape));
+    TF_ASSIGN_OR_RETURN(Tensor z, Tensor::Allocate(x.dtype(), shape));
+    Status status = SwitchDType(x.dtype(), [&]<typename T>() {
+      const T* a = bx.data<T>();
+      const T* b = by.data<T>();
+      T* out = z.data<T>();
+      for (int64_t i = 0; i < z.NumElements(); ++i) {
+        if constexpr (std::is_integral_v<T>) {
+          if (b[i] == 0)
+            return errors::InvalidArgument("Integer division by zero");
+          T r = a[i] % b[i];
+          if (r != 0 && ((r < 0) != (b[i] < 0))) r += b[i];
+          out[i] = r;
+        } else {
+          T r = std::fmod(a[i], b[i]);
+          if (r != 0 && ((r < 0) != (b[i] < 0))) r += b[i];
+          out[i] = r;
+        }
+      }
+      return Status::OK();
+    });
+    TF_RETURN_IF_ERROR(status);
+    ctx->set_output(0, std::move(z));
+    return Status::OK();
+  }
+
+ private:
+  static StatusOr<Tensor> Broadcast(const Tensor& in, const TensorShape& to) {
+    TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(in.dtype(), to));
+    const int skip = to.dims() - in.dims();
+    TF_RETURN_IF_ERROR(Gather(
+        in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
+          int64_t offset = 0;
+          for (int d = 0; d < in.dims(); ++d) {
+            if (in.dim_size(d) != 1) offset += c[d + skip] * strides[d];
+          }
+          return offset;
+        }));
+    return out;
+  }
+};
+
+// GatherV2 (batch_dims 0): for each index, the slice of params at it along
+// `axis`, copied as outer x inner blocks.
+class GatherV2Op : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const Tensor& params = ctx->input(0);
+    TF_ASSIGN_OR_RETURN(
+        std::vector<int64_t> indices,
+        IndexValues(
+            ctx->input(1).dims() > 1
+                ? ctx->input(1)
+                      .Reshaped(TensorShape({ctx->input(1).NumElements()}))
+                      .value()
+                : ctx->input(1)));
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> a, IndexValues(ctx->input(2)));
+    const int64_t axis = a[0] < 0 ? a[0] + params.dims() : a[0];
+    if (axis < 0 || axis >= params.dims()) {
+      return errors::InvalidArgument("Expected axis in the range [",
+                                     -params.dims(), ", ", params.dims(),
+                                     "), but got ", a[0]);
+    }
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d) outer *= params.dim_size(d);
+    for (int d = axis + 1; d < params.dims(); ++d) inner *= params.dim_size(d);
+    const int64_t limit = params.dim_size(axis);
+    std::vector<int64_t> dims;
+    for (int d = 0; d < axis; ++d) dims.push_back(params.dim_size(d));
+    for (int d = 0; d < ctx->input(1).dims(); ++d) {
+      dims.push_back(ctx->input(1).dim_size(d));
+    }
+    for (int d = axis + 1; d < params.dims(); ++d) {
+      dims.push_back(params.dim_size(d));
+    }
+    for (int64_t index : indices) {
+      if (index < 0 || index >= limit) {
+        return errors::InvalidArgument("indices = ", index, " is not in [0, ",
+                                       limit, ")");
+      }
+    }
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Tensor::Allocate(params.dtype(), TensorShape(dims)));
+    SwitchDType(params.dtype(), [&]<typename T>() {
+      const T* src = params.data<T>();
+      T* dst = out.data<T>();
+      for (int64_t o = 0; o < outer; ++o) {
+        for (size_t i = 0; i < indices.size(); ++i) {
+          std::copy_n(src + (o * limit + indices[i]) * inner, inner, dst);
+          dst += inner;
+        }
+      }
+    });
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+class RangeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const DType dtype = ctx->input(0).dtype();
+    return SwitchDType(dtype, [&]<typename T>() -> Status {
+      const T start = ctx->input(0).scalar<T>();
+      const T limit = ctx->input(1).scalar<T>();
+      const T delta = ctx->input(2).scalar<T>();
+      if (delta == 0) return errors::InvalidArgument("Requires delta != 0");
+      if (delta > 0 ? start > limit : start < limit) {
+        return errors::InvalidArgument(
+            "Requires start <= limit when delta > 0: ", start, "/", limit);
+      }
+      const int64_t n = static_cast<int64_t>(std::ceil(std::abs(
+          static_cast<double>(limit - start) / static_cast<double>(delta))));
+      TF_ASSIGN_OR_RETURN(Tensor out,
+                          Tensor::Allocate(dtype, TensorShape({n})));
+      for (int64_t i = 0; i < n; ++i) {
+        out.data<T>()[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+      }
+      ctx->set_output(0, std::move(out));
+      return Status::OK();
+    });
+  }
+};
+
+// DynamicStitch: merged[indices[i][j]] = data[i][j] (a slice of
+// data[i] per index), in input order, so a later index wins.
+class DynamicStitchOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    const int n = ctx->num_inputs() / 2;
+    std::vector<std::vector<int64_t>> indices(n);
+    int64_t first = 0;
+    for (int i = 0; i < n; ++i) {
+      const Tensor& t = ctx->input(i);
+      TF_ASSIGN_OR_RETURN(Tensor flat,
+                          t.Reshaped(TensorShape({t.NumElements()})));
+      TF_ASSIGN_OR_RETURN(indices[i], IndexValues(flat));
+      for (int64_t index : indices[i]) {
+        if (index < 0) {
+          return errors::InvalidArgument("DynamicStitch: index ", index,
+                                         " is negative");
+        }
+        first = std::max(first, index + 1);
+      }
+    }
+    const Tensor& data0 = ctx->input(n);
+    const int index_rank = ctx->input(0).dims();
+    std::vector<int64_t> dims = {first};
+    int64_t slice = 1;
+    for (int d = index_rank; d < data0.dims(); ++d) {
+      dims.push_back(data0.dim_size(d));
+      slice *= data0.dim_size(d);
+    }
+    for (int i = 0; i < n; ++i) {
+      if (ctx->input(n + i).NumElements() !=
+          static_cast<int64_t>(indices[i].size()) * slice) {
+        return errors::InvalidArgument(
+            "DynamicStitch: data[", i, "] has shape ",
+            ShapeErrorString(ctx->input(n + i).shape()),
+            ", which does not match indices[", i, "]");
+      }
+    }
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Tensor::Allocate(data0.dtype(), TensorShape(dims)));
+    SwitchDType(data0.dtype(), [&]<typename T>() {
+      T* dst = out.data<T>();
+      std::fill(dst, dst + out.NumElements(), T{});
+      for (int i = 0; i < n; ++i) {
+        const T* src = ctx->input(n + i).data<T>();
+        for (size_t j = 0; j < indices[i].size(); ++j) {
+          std::copy_n(src + j * slice, slice, dst + indices[i][j] * slice);
+        }
+      }
+    });
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
+MINITF_REGISTER_KERNEL("Tile", "CPU", TileOp);
+MINITF_REGISTER_KERNEL("BroadcastTo", "CPU", BroadcastToOp);
+MINITF_REGISTER_KERNEL("ExpandDims", "CPU", ExpandDimsOp);
+MINITF_REGISTER_KERNEL("Reciprocal", "CPU", ReciprocalOp);
+MINITF_REGISTER_KERNEL("FloorMod", "CPU", FloorModOp);
+MINITF_REGISTER_KERNEL("GatherV2", "CPU", GatherV2Op);
+MINITF_REGISTER_KERNEL("Range", "CPU", RangeOp);
+MINITF_REGISTER_KERNEL("DynamicStitch", "CPU", DynamicStitchOp);
 MINITF_REGISTER_KERNEL("StopGradient", "CPU", StopGradientOp);
 MINITF_REGISTER_KERNEL("BroadcastGradientArgs", "CPU", BroadcastGradientArgsOp);
 MINITF_REGISTER_KERNEL("Pad", "CPU", PadOp);

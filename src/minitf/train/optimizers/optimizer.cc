@@ -123,8 +123,20 @@ Variable Optimizer::FilledSlot(const Variable& var,
   auto it = slots.find(var.op().node());
   if (it != slots.end()) return it->second;
   colocate_with with_var(var.op());
-  Variable slot(Filled(var.dtype(), var.shape(), value),
-                var.op().name() + "/" + op_name, /*trainable=*/false);
+  // TensorFlow's slot_creator: the initializer is built inside the slot's
+  // scope, "<var>/<op_name>/Initializer/zeros" (a Const, or a Fill for 1000
+  // elements or more), then the variable.
+  const std::string slot_name_full = var.op().name() + "/" + op_name;
+  Output initial;
+  {
+    name_scope init(slot_name_full + "/Initializer/");
+    std::vector<int64_t> dims;
+    for (int i = 0; i < var.shape().dims(); ++i) {
+      dims.push_back(var.shape().dim_size(i));
+    }
+    initial = value == 0 ? zeros(dims, var.dtype()) : ones(dims, var.dtype());
+  }
+  Variable slot(initial, slot_name_full, /*trainable=*/false);
   slots.emplace(var.op().node(), slot);
   return slot;
 }
@@ -156,7 +168,9 @@ Optimizer::GradsAndVars Optimizer::compute_gradients(
   }
   std::vector<Output> xs;
   for (const Variable& v : vars) xs.push_back(v);
-  const std::vector<Output> grads = gradients({loss}, xs);
+  // GATE_OP, TensorFlow's default: the gradients of each op are gated.
+  const std::vector<Output> grads =
+      gradients({loss}, xs, {}, "gradients", /*gate_gradients=*/true);
   GradsAndVars pairs;
   for (size_t i = 0; i < vars.size(); ++i)
     pairs.emplace_back(grads[i], vars[i]);
