@@ -18,15 +18,18 @@ TensorFlow), and compares:
              and session;
   errors     the errors printed (class and text, as lines of the output),
              after taking off what TensorFlow 2 adds to TensorFlow 1.15's
-             text (TF2_ADDITIONS); the seed's own, older text is shown beside;
+             text (TF2_ADDITIONS); for a device that does not exist, the seed
+             shows its own text and the seed's wins: minitf must print it,
+             with TensorFlow's class for the same device, and TensorFlow's
+             text is listed beside (placement_errors);
   device mapping  minitf's "Device mapping:" lines against TensorFlow's log.
 
 Two parts of the graphs are sub-checks of their own, because their
 differences are known and are another piece of work's: the gradient subgraph
 (nodes under gradients/, and the inputs other nodes take from it) and seed
 003's Saver subgraph (save/), in the graphs and the placement logs. Where a
-program's entry in EXPECTED_TO_DIFFER names one, its differences are listed as expected failures and do not fail
-the test; the day they vanish, the test fails to say the entry must go.
+program's entry in EXPECTED_TO_DIFFER names one, its differences are listed
+as expected failures and do not fail the test; the day they vanish, the test fails to say the entry must go.
 Everything else fails the test on any difference.
 
 Exit status: 0 when everything compared matches (or differs only where
@@ -115,8 +118,9 @@ EXPECTED_TO_DIFFER = {
 }
 
 # What TensorFlow 2.x adds to the text of TensorFlow 1.15's errors, which
-# minitf prints (chapter 4 says why 1.15's): a header naming where the node
-# was defined, and a sentence for a GPU asked of a build without CUDA.
+# minitf prints where the seed shows no text of its own: a header naming
+# where the node was defined, and a sentence for a GPU asked of a build
+# without CUDA.
 TF2_ADDITIONS = [
     (re.compile(r"Graph execution error:\n\nDetected at node '[^']*' defined at "
                 r"\(most recent call last\):\n(?:    File .*\n)*Node: '[^']*'\n"),
@@ -126,10 +130,70 @@ TF2_ADDITIONS = [
      "the sentence 'The requested device appears to be a GPU, but CUDA is not "
      "enabled.'"),
 ]
-# The seed (TensorFlow 0.x) shows an older text for the missing GPU; the
-# course follows 1.15's, as chapter 4 explains, and this is printed beside it.
+# A device that does not exist: the seed (TensorFlow 0.x) shows its text,
+# and the seed's text wins, so minitf prints that wording (chapter 4) and
+# TensorFlow 2.21 another, naming the op it failed to place rather than the
+# node whose request names the missing device. The oracle checks that minitf
+# prints the seed's wording, that both engines raise the same class for the
+# same requested device, and lists TensorFlow's text as the difference.
 SEED_001_ERROR = ("InvalidArgumentError: Invalid argument: Cannot assign a device "
                   "to node 'b': Could not satisfy explicit device specification '/gpu:2'")
+SEED_PLACEMENT_ERROR = re.compile(
+    r"^(\w+Error): Invalid argument: Cannot assign a device to node '[^']+': "
+    r"Could not satisfy explicit device specification '/gpu:(\d+)'$")
+SEED_PLACEMENT_SUMMARY = re.compile(r"^\t \[\[Node: .*\]\]$")
+TF_PLACEMENT_ERROR = re.compile(
+    r"^(\w+Error): Cannot assign a device for operation \S+: \{\{node \S+\}\} was "
+    r"explicitly assigned to /device:GPU:(\d+) but available devices are .*$")
+TF_PLACEMENT_SUMMARY = re.compile(r"^\t \[\[\S+\]\]$")
+
+
+def placement_errors(ours, theirs):
+    """Takes the missing-device errors out of both outputs' lines, pairing
+    them in order; returns (our lines, their lines, problems, differences).
+    A pair agrees when both raise the same class for the same GPU number and
+    minitf's text is the seed's wording; where they agree, each is replaced by
+    one line both share, so the rest of the output is compared as usual."""
+
+    def take(lines, error, summary):
+        found, kept = [], []
+        i = 0
+        while i < len(lines):
+            m = error.match(lines[i])
+            if m:
+                text = lines[i]
+                if i + 1 < len(lines) and summary.match(lines[i + 1]):
+                    text += "\n" + lines[i + 1]
+                    i += 1
+                found.append((m.group(1), m.group(2), text))
+                kept.append(len(found) - 1)
+            else:
+                kept.append(lines[i])
+            i += 1
+        return found, kept
+
+    our_errors, our_kept = take(ours, SEED_PLACEMENT_ERROR, SEED_PLACEMENT_SUMMARY)
+    their_errors, their_kept = take(theirs, TF_PLACEMENT_ERROR, TF_PLACEMENT_SUMMARY)
+    problems, differences = [], []
+    if len(our_errors) != len(their_errors):
+        problems.append(f"minitf raised {len(our_errors)} missing-device errors in the "
+                        f"seed's wording, TensorFlow {len(their_errors)}")
+    for k, (a, b) in enumerate(zip(our_errors, their_errors)):
+        if a[:2] != b[:2]:
+            problems.append(f"minitf {a[0]} for /gpu:{a[1]}, TensorFlow {b[0]} for GPU:{b[1]}")
+        else:
+            differences.append(f"minitf (the seed's wording): {a[2]!r}\n"
+                               f"          TensorFlow 2.21: {b[2]!r}")
+    if our_errors and SEED_001_ERROR not in our_errors[0][2]:
+        problems.append(f"minitf's first error is not the seed's text: {our_errors[0][2]!r}")
+
+    def lines_of(kept, errors):
+        return [f"{errors[x][0]}: <a missing device: /gpu:{errors[x][1]}>"
+                if isinstance(x, int) else x for x in kept]
+
+    return (lines_of(our_kept, our_errors), lines_of(their_kept, their_errors),
+            problems, differences)
+
 
 PLACEMENT = re.compile(r"^(\S+): \((\w+)\): (/job:\S+)$")
 DEVICE_MAPPING = "Device mapping:"
@@ -386,6 +450,8 @@ def main():
         our_lines, our_blocks, our_maps = split_output(ours.stdout)
         their_lines, their_blocks, _ = split_output(
             strip_tf2_additions(theirs.stdout))
+        our_lines, their_lines, error_problems, error_differences = placement_errors(
+            our_lines, their_lines)
         values, digits, worst = compare_lines(our_lines, their_lines, spec.tolerance)
         print(f"      tolerance: absolute {spec.tolerance.abs}, relative "
               f"{spec.tolerance.rel}: {spec.tolerance.why}")
@@ -397,8 +463,11 @@ def main():
         if tf2_texts:
             print("      TensorFlow 2 adds to the errors' text, taken off before comparing: "
                   + "; ".join(tf2_texts))
-        if any(line.startswith("InvalidArgumentError:") for line in our_lines):
-            print("      the seed shows TensorFlow 0.x's text instead: " + SEED_001_ERROR)
+        if error_differences or error_problems:
+            report.check("errors: class and device as TensorFlow's, text as the seed's",
+                         error_problems)
+            print("      the texts, where the seed's wording wins over TensorFlow 2.21's:")
+            report._list(error_differences)
 
         their_graphs = read_graphs(os.path.join(folders["tensorflow"], "graphs"))
         graphs = compare_graphs(read_graphs(os.path.join(folders["minitf"], "graphs")),
