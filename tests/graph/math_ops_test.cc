@@ -65,15 +65,15 @@ TEST(MathOpsTest, ShapeAndDtypeErrorsUseTensorFlowText) {
   Output a = constant({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {2, 3});
   Output i = constant({1, 2, 3}, {3});
   EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] { add(a, i); }),
-            "Input 'y' of 'Add' Op has type int32 that does not match type "
+            "Input 'y' of 'AddV2' Op has type int32 that does not match type "
             "float32 of argument 'x'.");
   EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] { matmul(a, a); }),
             "Dimensions must be equal, but are 3 and 2 for 'MatMul' (op: "
             "'MatMul') with input shapes: [2,3], [2,3].");
   Output c = constant({1.f, 2.f}, {2});
   EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] { add(a, c); }),
-            "Dimensions must be equal, but are 3 and 2 for 'Add' (op: "
-            "'Add') with input shapes: [2,3], [2].");
+            "Dimensions must be equal, but are 3 and 2 for 'AddV2' (op: "
+            "'AddV2') with input shapes: [2,3], [2].");
   EXPECT_EQ(ErrorOf<errors::InvalidArgumentError>([&] { sqrt(i); }),
             "Value for attr 'T' of int32 is not in the list of allowed "
             "values: float32, float64 (op: 'Sqrt', node: 'Sqrt')");
