@@ -62,7 +62,7 @@ void CheckShape(int64_t m, int64_t k, int64_t n, double tolerance) {
       const Tensor b = tb ? RandomMatrix<T>(n, k, &gen)  //
                           : RandomMatrix<T>(k, n, &gen);
       // StrCat, not "[" + std::to_string(m) + ...: GCC 12 at -O3 warns
-      // falsely (-Wrestrict, GCC bug 105651) on a literal + a temporary
+      // falsely (-Wrestrict, GCC bug 105329) on a literal + a temporary
       // string.
       const std::string where =
           StrCat("[", m, ",", k, "]x[", k, ",", n, "] ta=", ta, " tb=", tb);

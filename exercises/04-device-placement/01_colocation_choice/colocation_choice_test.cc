@@ -125,7 +125,7 @@ TEST_F(ColocationChoiceTest, AgreesWithTheLibrarysPlacerOnRandomGroups) {
       for (int i = 0; i < n; ++i) {
         const Kind kind = all_kinds[rng() % all_kinds.size()];
         // StrCat, not "m" + std::to_string(i): GCC 12 at -O3 warns falsely
-        // (-Wrestrict, GCC bug 105651) on a literal + a temporary string.
+        // (-Wrestrict, GCC bug 105329) on a literal + a temporary string.
         const std::string name = StrCat("m", i);
         const std::string& request = requests[rng() % requests.size()];
         group.push_back({name, request, TypesFor(kind)});
