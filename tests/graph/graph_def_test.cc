@@ -196,6 +196,26 @@ TEST(GraphDefTest, ControlInputsOutputIndicesAndListInputs) {
   ExpectRoundTrip(g);
 }
 
+TEST(GraphDefTest, ControlInputsAreWrittenSortedByNameAsTensorFlowWritesThem) {
+  Graph g;
+  {
+    graph_scope use(g);
+    Operation zeta = no_op("zeta");
+    Operation alpha = no_op("alpha");
+    Operation mid = no_op("mid");
+    control_dependencies after({zeta, alpha, mid});
+    constant({1.f}, {1}, "c");
+  }
+  const GraphDef gd = Def(g);
+  const NodeDef& c = gd.node(3);
+  ASSERT_EQ(c.name(), "c");
+  ASSERT_EQ(c.input_size(), 3);
+  EXPECT_EQ(c.input(0), "^alpha");
+  EXPECT_EQ(c.input(1), "^mid");
+  EXPECT_EQ(c.input(2), "^zeta");
+  ExpectRoundTrip(g);
+}
+
 TEST(GraphDefTest, DevicesAndColocationClassesRoundTripUnderAPrefix) {
   Graph g;
   {

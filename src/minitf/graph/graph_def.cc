@@ -315,9 +315,14 @@ Status ToGraphDef(const Graph& graph, GraphDef* out) {
     def->set_name(n->name());
     def->set_op(n->type_string());
     for (const Output& in : n->inputs()) def->add_input(InputString(in));
-    for (const Node* c : n->control_inputs()) {
-      def->add_input("^" + c->name());
-    }
+    // Control inputs sorted by name, as TensorFlow writes them: the same
+    // graph then gives the same GraphDef, whatever order the edges were
+    // added in.
+    std::vector<std::string> controls;
+    for (const Node* c : n->control_inputs())
+      controls.push_back(StrCat("^", c->name()));
+    std::sort(controls.begin(), controls.end());
+    for (std::string& c : controls) def->add_input(std::move(c));
     def->set_device(n->requested_device());
     for (const auto& [key, value] : n->attrs()) {
       Status s = AttrValueToProto(value, &(*def->mutable_attr())[key]);
