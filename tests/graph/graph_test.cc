@@ -26,15 +26,15 @@ TEST(GraphTest, ASavepointNotCommittedTakesBackNodesEdgesAndNames) {
   g.UniqueName("scope");
   {
     GraphSavepoint outer(&g);
-    add(x, x);  // "Add", a reader of x.
+    add(x, x);  // "AddV2", a reader of x.
     {
       control_dependencies after({x});
       constant(2.f, "x");  // "x_1", a control waiter on x.
     }
     {
       GraphSavepoint inner(&g);
-      g.UniqueName("scope");  // "scope_1"
-      constant(3.f, "Add");   // "Add_1"
+      g.UniqueName("scope");   // "scope_1"
+      constant(3.f, "AddV2");  // "AddV2_1"
       inner.Commit();
     }
     EXPECT_EQ(g.num_nodes(), 4);
@@ -42,11 +42,11 @@ TEST(GraphTest, ASavepointNotCommittedTakesBackNodesEdgesAndNames) {
     EXPECT_EQ(x.node()->control_outputs().size(), 1u);
   }  // Not committed: the inner commit is undone too.
   EXPECT_EQ(g.num_nodes(), 1);
-  EXPECT_EQ(g.FindNode("Add"), nullptr);
+  EXPECT_EQ(g.FindNode("AddV2"), nullptr);
   EXPECT_TRUE(x.node()->consumers().empty());
   EXPECT_TRUE(x.node()->control_outputs().empty());
   // The next names are those the graph would have given without the tries.
-  EXPECT_EQ(add(x, x).name(), "Add:0");
+  EXPECT_EQ(add(x, x).name(), "AddV2:0");
   EXPECT_EQ(constant(2.f, "x").name(), "x_1:0");
   EXPECT_EQ(g.UniqueName("scope"), "scope_1");
 }
