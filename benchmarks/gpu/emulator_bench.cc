@@ -13,8 +13,6 @@
 //
 //   build/all/benchmarks/gpu/emulator_bench           # full
 //   build/all/benchmarks/gpu/emulator_bench --quick   # CI: fewer repetitions
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -22,27 +20,12 @@
 
 #include "minitf/gpu/emulator/sanitizer.h"
 #include "test_kernels.cuh"
-#include "timing.h"  // DoNotOptimize
+#include "timing.h"  // BestThreadCpuSeconds, DoNotOptimize
 
 namespace {
 
 namespace bench = minitf::bench;
 namespace emu = minitf::gpu::emulator;
-
-// The best of `reps` runs of fn(), in seconds of this thread's CPU time.
-template <class F>
-double best_cpu_seconds(int reps, F fn) {
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    timespec start, end;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-    fn();
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
-    best = std::min(best, double(end.tv_sec - start.tv_sec) +
-                              1e-9 * (end.tv_nsec - start.tv_nsec));
-  }
-  return best;
-}
 
 __global__ void saxpy(int n, float a, const float* x, float* y) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -91,11 +74,11 @@ int main(int argc, char** argv) {
   cudaMalloc(&d_y, n * sizeof(float));
   cudaMemcpy(d_x, x.data(), n * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_y, y.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  const double kernel_s = best_cpu_seconds(reps, [&] {
+  const double kernel_s = bench::BestThreadCpuSeconds(reps, [&] {
     MINITF_LAUNCH(saxpy, (n + 255) / 256, 256, 0, 0, n, 2.f, d_x, d_y);
     cudaDeviceSynchronize();
   });
-  const double loop_s = best_cpu_seconds(reps, [&] {
+  const double loop_s = bench::BestThreadCpuSeconds(reps, [&] {
     saxpy_loop(n, 2.f, x.data(), y.data());
     bench::DoNotOptimize(y[n / 2]);
   });
@@ -118,12 +101,12 @@ int main(int argc, char** argv) {
   cudaMalloc(&d_c, m * m * sizeof(float));
   cudaMemcpy(d_a, a.data(), m * m * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_b, b.data(), m * m * sizeof(float), cudaMemcpyHostToDevice);
-  const double tiled_s = best_cpu_seconds(reps, [&] {
+  const double tiled_s = bench::BestThreadCpuSeconds(reps, [&] {
     MINITF_LAUNCH(MINITF_KERNEL_NAME(tiled_matmul<16>), dim3(m / 16, m / 16),
                   dim3(16, 16), 0, 0, d_a, d_b, d_c, m);
     cudaDeviceSynchronize();
   });
-  const double triple_s = best_cpu_seconds(reps, [&] {
+  const double triple_s = bench::BestThreadCpuSeconds(reps, [&] {
     matmul_loop(m, a.data(), b.data(), want.data());
     bench::DoNotOptimize(want[0]);
   });
@@ -139,7 +122,7 @@ int main(int argc, char** argv) {
   const int rounds = 100, blocks = 64, threads = 256;
   int* d_out;
   cudaMalloc(&d_out, blocks * threads * sizeof(int));
-  const double barrier_s = best_cpu_seconds(reps, [&] {
+  const double barrier_s = bench::BestThreadCpuSeconds(reps, [&] {
     MINITF_LAUNCH(barriers, blocks, threads, 0, 0, rounds, d_out);
     cudaDeviceSynchronize();
   });

@@ -10,8 +10,6 @@
 //
 // A result outside the tests' tolerance (tests/gpu/gemm_testing.h) is
 // reported, and the program then exits with 1.
-#include <time.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -23,26 +21,12 @@
 #include "minitf/gpu/emulator/sanitizer.h"
 #include "minitf/gpu/kernels/gemm/reference.h"
 #include "minitf/gpu/kernels/gemm/versions.cuh"
+#include "timing.h"  // BestThreadCpuSeconds
 
 namespace {
 
 namespace emu = minitf::gpu::emulator;
 namespace gemm = minitf::gpu::gemm;
-
-// Seconds of this thread's CPU time taken by fn(), the best of `reps`.
-template <class F>
-double best_cpu_seconds(int reps, F fn) {
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    timespec start, end;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-    fn();
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
-    best = std::min(best, double(end.tv_sec - start.tv_sec) +
-                              1e-9 * (end.tv_nsec - start.tv_nsec));
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -64,7 +48,7 @@ int main(int argc, char** argv) {
   };
   for (float& x : a) x = next();
   for (float& x : b) x = next();
-  const double reference_s = best_cpu_seconds(reps, [&] {
+  const double reference_s = minitf::bench::BestThreadCpuSeconds(reps, [&] {
     gemm::gemm_reference(m, n, k, 1.f, a.data(), b.data(), 0.f, want.data());
   });
   // The tests' tolerance: (k + 2) * FLT_EPSILON * sum_p |a_ip b_pj|.
@@ -95,7 +79,7 @@ int main(int argc, char** argv) {
               reference_s * 1e3, "1.0", "-");
   int failures = 0;
   for (const gemm::GemmVersion& v : gemm::kGemmVersions) {
-    const double s = best_cpu_seconds(reps, [&] {
+    const double s = minitf::bench::BestThreadCpuSeconds(reps, [&] {
       v.launch(m, n, k, 1.f, d_a, d_b, 0.f, d_c, nullptr);
       cudaDeviceSynchronize();
     });
