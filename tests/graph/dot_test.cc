@@ -116,9 +116,10 @@ TEST(DotTest, DeviceColoursDTypeLabelsAndNoClusters) {
                      "fillcolor=\"#b2df8a\"];\n"),
             std::string::npos)
       << dot;
-  EXPECT_NE(dot.find("  \"tower_1/loss/total\" [label=\"tower_1/loss/total\\n"
-                     "AddV2\\n/gpu:1\", style=filled, fillcolor=\"#fb9a99\"];\n"),
-            std::string::npos)
+  EXPECT_NE(
+      dot.find("  \"tower_1/loss/total\" [label=\"tower_1/loss/total\\n"
+               "AddV2\\n/gpu:1\", style=filled, fillcolor=\"#fb9a99\"];\n"),
+      std::string::npos)
       << dot;
   EXPECT_EQ(dot.find("subgraph cluster_0"), std::string::npos) << dot;
   EXPECT_NE(dot.find("  \"x\" -> \"tower_0/y\" [label=\"float32\"];\n"),
