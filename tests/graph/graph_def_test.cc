@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "memory_probe.h"
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
@@ -893,23 +894,6 @@ TEST(GraphDefAtomicTest, ANodeFailingAfterOthersWereAddedLeavesNone) {
 
 // --- Lengths read from the bytes --------------------------------------------
 
-// Records the largest request, so a test can show nothing big was allocated.
-class LargestRequest final : public Allocator {
- public:
-  std::string Name() const override { return "largest_request"; }
-  void* AllocateRaw(size_t alignment, size_t num_bytes) override {
-    largest_ = std::max(largest_, num_bytes);
-    return cpu_allocator()->AllocateRaw(alignment, num_bytes);
-  }
-  void DeallocateRaw(void* ptr) override {
-    cpu_allocator()->DeallocateRaw(ptr);
-  }
-  size_t largest() const { return largest_; }
-
- private:
-  size_t largest_ = 0;
-};
-
 TEST(GraphDefErrorTest, TensorContentIsCheckedBeforeTheTensorIsAllocated) {
   // Three bytes of tensor_content claiming 2^28 floats (1 GiB) and 2^29
   // (2 GiB, the largest a TensorProto may be).
@@ -920,7 +904,7 @@ TEST(GraphDefErrorTest, TensorContentIsCheckedBeforeTheTensorIsAllocated) {
     value->mutable_tensor_shape()->Clear();
     value->mutable_tensor_shape()->add_dim()->set_size(n);
     value->set_tensor_content("\x01\x02\x03");
-    LargestRequest allocator;
+    testing::LargestRequest allocator;
     Status s;
     {
       ScopedDefaultAllocator use(&allocator);

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "memory_probe.h"
+#include "../graph/memory_probe.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/train/data/idx.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "memory_probe.h"
+#include "../graph/memory_probe.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/tensor/allocator.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "memory_probe.h"
+#include "../graph/memory_probe.h"
 #include "minitf/train/crc32c.h"
 
 namespace minitf {

@@ -1,4 +1,4 @@
-// Probes for the tests that feed readers lengths a file cannot back
+// Probes for the tests (graph and train) that feed readers lengths a file cannot back
 // ("2^60 bytes follow"): did the reader allocate for them anyway?
 //
 // A std::string or std::vector a reader sizes from a length is zero-filled,
