@@ -1,5 +1,5 @@
-// Probes for the tests (graph and train) that feed readers lengths a file cannot back
-// ("2^60 bytes follow"): did the reader allocate for them anyway?
+// Probes for the tests (graph and train) that feed readers lengths a file
+// cannot back ("2^60 bytes follow"): did the reader allocate for them anyway?
 //
 // A std::string or std::vector a reader sizes from a length is zero-filled,
 // so its pages count in the process's resident set; a Tensor's bytes come
