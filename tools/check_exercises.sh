@@ -11,18 +11,25 @@
 # misbehaves. Logs: build/ex-*/exercise-logs/. Exit status 0 only if all behave.
 #
 #   tools/check_exercises.sh               # MINITF_JOBS=N limits parallel compiles
+#   tools/check_exercises.sh 05-gpu-kernels   # one chapter's exercises only
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
 readonly jobs="${MINITF_JOBS:-$(nproc)}"
 
+chapters=("$@")
+if ((${#chapters[@]} == 0)); then
+  chapters=("*")
+fi
 names=()
-for readme in exercises/*/*/README.md; do
-  dir="$(dirname "$readme")"
-  [[ -d "$dir/solution" ]] && names+=("$(basename "$dir")")
+for chapter in "${chapters[@]}"; do
+  for readme in exercises/$chapter/*/README.md; do
+    dir="$(dirname "$readme")"
+    [[ -d "$dir/solution" ]] && names+=("$(basename "$dir")")
+  done
 done
 if ((${#names[@]} == 0)); then
-  echo "check_exercises: FAILED: no exercises found under exercises/" >&2
+  echo "check_exercises: FAILED: no exercises found under exercises/${1:-}" >&2
   exit 1
 fi
 echo "check_exercises: ${#names[@]} exercises: ${names[*]}"
