@@ -108,6 +108,14 @@ if(MINITF_HAVE_CUDA)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   set(CMAKE_CUDA_EXTENSIONS OFF)
+  # nvcc 12 and later take -std=c++20, which CMake 3.25 does not know. A CUDA
+  # target that includes the layers' headers (dtype.h has a concept) asks for
+  # it with CUDA_STANDARD 20.
+  if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0 AND
+     NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  endif()
 endif()
 
 # minitf_find_package(<package> [args...]): find_package(... REQUIRED) for

@@ -181,6 +181,19 @@ class Tensor {
     return buffer_->data();
   }
 
+  /// The buffer's address in whatever memory its allocator manages, the
+  /// host's or a device's (TensorFlow's DMAHelper::base): what a GPU kernel
+  /// or a copy engine is handed. The CPU may read through it only where the
+  /// allocator is HostAccessible(). REQUIRES: IsInitialized().
+  void* device_data() {
+    MINITF_CHECK(IsInitialized());
+    return buffer_->data();
+  }
+  const void* device_data() const {
+    MINITF_CHECK(IsInitialized());
+    return buffer_->data();
+  }
+
   // --8<-- [start:eigen_views]
   /// Every element as a 1-D Eigen array (row-major order), for elementwise
   /// kernels: out.flat<float>() = x.flat<float>().exp();

@@ -14,6 +14,16 @@
 //     int i = blockIdx.x * blockDim.x + threadIdx.x;
 //     if (i < n) x[i] *= a; }
 //   MINITF_LAUNCH(scale, (n + 255) / 256, 256, 0, 0, d_x, 2.f, n);
+//
+// One program may hold the same kernel source twice: compiled by the host
+// compiler for the emulator and by nvcc for the GPU. Two definitions of one
+// C++ name that differ would break the one-definition rule, so engine kernels
+// live in namespace minitf::gpu::MINITF_GPU_BACKEND, which is
+// minitf::gpu::cuda under nvcc and minitf::gpu::emulated here. (The runtime
+// functions do not clash: libcudart's are extern "C", the emulator's are C++
+// names, mangled with their parameter types.) For the same reason engine
+// code calls cudaMalloc(void**, size_t), never the template overload
+// cudaMalloc<T>, which both runtimes define inline.
 #pragma once
 
 /// MINITF_KERNEL_NAME(k<float, 16>): a template kernel's name with its
@@ -24,6 +34,9 @@
 
 #include <cuda_runtime.h>
 
+/// The namespace of this compilation's kernels: minitf::gpu::cuda.
+#define MINITF_GPU_BACKEND cuda
+
 #define MINITF_LAUNCH(kernel, grid, block, shared_bytes, stream, ...) \
   kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
 #define MINITF_DYNAMIC_SHARED(type, name)                         \
@@ -31,6 +44,9 @@
   type* name = reinterpret_cast<type*>(minitf_shared_)
 
 #else
+
+/// The namespace of this compilation's kernels: minitf::gpu::emulated.
+#define MINITF_GPU_BACKEND emulated
 
 #include "minitf/gpu/emulator/device_functions.h"
 #include "minitf/gpu/emulator/launch.h"

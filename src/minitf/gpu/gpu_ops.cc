@@ -1,0 +1,631 @@
+#include "minitf/gpu/gpu_ops.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/broadcast.h"
+
+namespace minitf::gpu {
+namespace {
+
+// Device addresses, never read on the host.
+const void* In(const Tensor& t) { return t.device_data(); }
+void* Out(Tensor& t) { return t.device_data(); }
+
+// ---------------------------------------------------------------------------
+// Chapter 1's checks, in its words (cwise_ops.cc).
+
+Status CheckInitialized(std::string_view op, const Tensor& t, int index) {
+  if (t.IsInitialized()) return Status::OK();
+  return errors::InvalidArgument("cannot compute ", op, " as input #", index,
+                                 "(zero-based) is an uninitialized tensor");
+}
+
+Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y) {
+  if (x.dtype() == y.dtype()) return Status::OK();
+  return errors::InvalidArgument(
+      "cannot compute ", op, " as input #1(zero-based) was expected ",
+      "to be a ", x.dtype(), " tensor but is a ", y.dtype(), " tensor");
+}
+
+Status CheckTypes(std::string_view op, DTypeSet set, DType dtype) {
+  if (Contains(set, dtype)) return Status::OK();
+  return errors::InvalidArgument("No ", op, " kernel for dtype ", dtype, " (",
+                                 op, " takes ", Names(set), ")");
+}
+
+bool IsNumeric(DType dtype) { return Contains(DTypeSet::kNumbers, dtype); }
+
+// A temporary of `bytes` on the default allocator, as a tensor of `dtype`
+// so that its size is whole elements. An empty tensor when bytes is 0.
+StatusOr<Tensor> Scratch(DType dtype, size_t bytes) {
+  const int64_t elements =
+      static_cast<int64_t>(bytes / static_cast<size_t>(DataTypeSize(dtype)));
+  return Tensor::Allocate(dtype, TensorShape({elements}));
+}
+
+// ---------------------------------------------------------------------------
+// Reductions: chapter 1's plan (reduction_ops.cc), the same checks and the
+// same merging of neighbouring axes of one kind.
+
+struct ReductionPlan {
+  std::vector<bool> reduced;  // one entry per input axis
+  TensorShape out_shape;
+  int64_t reduced_count = 1;  // how many input values fold into each output
+};
+
+StatusOr<ReductionPlan> PlanReduction(const TensorShape& shape,
+                                      const kernels::Axes& axes,
+                                      bool keep_dims) {
+  const int rank = shape.dims();
+  ReductionPlan plan;
+  plan.reduced.assign(rank, !axes.has_value());
+  if (axes.has_value()) {
+    for (int axis : *axes) {
+      if (axis < -rank || axis >= rank) {
+        return errors::InvalidArgument("Invalid reduction dimension ", axis,
+                                       " for input with ", rank, " dimensions");
+      }
+      const int a = axis < 0 ? axis + rank : axis;
+      if (plan.reduced[a]) {
+        return errors::InvalidArgument(
+            "Invalid reduction arguments: Axes contains duplicate dimension: ",
+            a);
+      }
+      plan.reduced[a] = true;
+    }
+  }
+  for (int i = 0; i < rank; ++i) {
+    if (plan.reduced[i]) {
+      plan.reduced_count *= shape.dim_size(i);
+      if (keep_dims) plan.out_shape.AddDim(1);
+    } else {
+      plan.out_shape.AddDim(shape.dim_size(i));
+    }
+  }
+  return plan;
+}
+
+// Sizes alternating kept/reduced after dropping axes of size 1 and merging
+// neighbours of one kind; `first_reduced` says which comes first.
+struct MergedAxes {
+  std::vector<int64_t> sizes;
+  bool first_reduced = false;
+  bool is_reduced(size_t i) const { return (i % 2 == 0) == first_reduced; }
+};
+
+MergedAxes MergeAxes(const TensorShape& shape,
+                     const std::vector<bool>& reduced) {
+  MergedAxes merged;
+  bool previous = false;
+  for (int i = 0; i < shape.dims(); ++i) {
+    const int64_t size = shape.dim_size(i);
+    if (size == 1) continue;
+    if (!merged.sizes.empty() && reduced[i] == previous) {
+      merged.sizes.back() *= size;
+    } else {
+      if (merged.sizes.empty()) merged.first_reduced = reduced[i];
+      merged.sizes.push_back(size);
+      previous = reduced[i];
+    }
+  }
+  return merged;
+}
+
+// x into *out along the plan: one [outer, middle, inner] pass per reduced
+// run of the merged axes, innermost first, through temporaries; only the
+// last pass divides (a mean). REQUIRES: reduced_count >= 1 and out has
+// plan.out_shape with at least one element.
+Status RunReduction(const GpuStreamContext& ctx, ReduceOp op, const Tensor& x,
+                    const ReductionPlan& plan, Tensor* out) {
+  const GpuKernels& k = *ctx.kernels;
+  MergedAxes merged = MergeAxes(x.shape(), plan.reduced);
+  Tensor src = x;
+  while (true) {
+    int last_reduced = -1;
+    int reduced_runs = 0;
+    for (size_t i = 0; i < merged.sizes.size(); ++i) {
+      if (merged.is_reduced(i)) {
+        last_reduced = static_cast<int>(i);
+        ++reduced_runs;
+      }
+    }
+    if (reduced_runs == 0) {  // only axes of size 1 were reduced: a copy
+      return k.Cast(ctx.stream, x.dtype(), x.dtype(), In(src), Out(*out),
+                    out->NumElements());
+    }
+    int64_t outer = 1;
+    int64_t inner = 1;
+    for (int i = 0; i < last_reduced; ++i) outer *= merged.sizes[i];
+    for (size_t i = last_reduced + 1; i < merged.sizes.size(); ++i)
+      inner *= merged.sizes[i];
+    const int64_t middle = merged.sizes[last_reduced];
+    const bool last = reduced_runs == 1;
+    Tensor dst;
+    if (last) {
+      dst = *out;
+    } else {
+      TF_ASSIGN_OR_RETURN(
+          dst, Tensor::Allocate(x.dtype(), TensorShape({outer * inner})));
+    }
+    TF_ASSIGN_OR_RETURN(
+        Tensor scratch,
+        Scratch(x.dtype(),
+                k.ReduceScratchBytes(x.dtype(), outer, middle, inner)));
+    const int64_t divisor =
+        last && op == ReduceOp::kMean ? plan.reduced_count : 1;
+    TF_RETURN_IF_ERROR(k.Reduce(
+        ctx.stream, op, x.dtype(), In(src), Out(dst), outer, middle, inner,
+        divisor, scratch.NumElements() > 0 ? Out(scratch) : nullptr));
+    if (last) return Status::OK();
+    // The runs on either side of the reduced one are kept: they merge.
+    if (static_cast<size_t>(last_reduced) + 1 < merged.sizes.size()) {
+      merged.sizes[last_reduced - 1] *= merged.sizes[last_reduced + 1];
+      merged.sizes.erase(merged.sizes.begin() + last_reduced,
+                         merged.sizes.begin() + last_reduced + 2);
+    } else {
+      merged.sizes.pop_back();
+    }
+    src = std::move(dst);
+  }
+}
+
+// The value an empty reduction gives each output (chapter 1's identities).
+Status FillIdentity(const GpuStreamContext& ctx, ReduceOp op, Tensor* out) {
+  return SwitchDType(out->dtype(), [&]<typename T>() -> Status {
+    T value{};
+    if constexpr (!std::is_same_v<T, bool>) {
+      switch (op) {
+        case ReduceOp::kProd:
+          value = T(1);
+          break;
+        case ReduceOp::kMax:
+          value = std::numeric_limits<T>::has_infinity
+                      ? -std::numeric_limits<T>::infinity()
+                      : std::numeric_limits<T>::lowest();
+          break;
+        case ReduceOp::kMin:
+          value = std::numeric_limits<T>::has_infinity
+                      ? std::numeric_limits<T>::infinity()
+                      : std::numeric_limits<T>::max();
+          break;
+        case ReduceOp::kMean:
+          value = std::numeric_limits<T>::quiet_NaN();
+          break;
+        case ReduceOp::kSum:
+          break;
+      }
+    }
+    return ctx.kernels->Fill(ctx.stream, out->dtype(), &value, Out(*out),
+                             out->NumElements());
+  });
+}
+
+StatusOr<Tensor> ArgReduce(const GpuStreamContext& ctx, bool max,
+                           const Tensor& x, int axis, DType output_type) {
+  const char* op = max ? "ArgMax" : "ArgMin";
+  if (!IsNumeric(x.dtype())) {
+    return errors::InvalidArgument(op, " has no kernel for dtype ", x.dtype());
+  }
+  if (output_type != DT_INT32 && output_type != DT_INT64) {
+    return errors::InvalidArgument(op, " has no kernel for output_type ",
+                                   output_type, " (int32 or int64)");
+  }
+  const int rank = x.dims();
+  if (axis < -rank || axis >= rank) {
+    return errors::InvalidArgument("Expected dimension in the range [", -rank,
+                                   ", ", rank, "), but got ", axis);
+  }
+  if (axis < 0) axis += rank;
+  if (x.dim_size(axis) == 0) {
+    return errors::InvalidArgument("Reduction axis ", axis,
+                                   " is empty in shape ", x.shape());
+  }
+  int64_t outer = 1;
+  int64_t inner = 1;
+  TensorShape out_shape;
+  for (int i = 0; i < rank; ++i) {
+    if (i < axis) outer *= x.dim_size(i);
+    if (i > axis) inner *= x.dim_size(i);
+    if (i != axis) out_shape.AddDim(x.dim_size(i));
+  }
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(output_type, out_shape));
+  if (out.NumElements() == 0) return out;
+  TF_RETURN_IF_ERROR(ctx.kernels->ArgReduce(ctx.stream, max, x.dtype(), In(x),
+                                            output_type, Out(out), outer,
+                                            x.dim_size(axis), inner));
+  return out;
+}
+
+StatusOr<Tensor> SoftmaxKernel(const GpuStreamContext& ctx, bool log,
+                               const Tensor& logits) {
+  const char* op = log ? "LogSoftmax" : "Softmax";
+  if (!DataTypeIsFloating(logits.dtype())) {
+    return errors::InvalidArgument(op, " has no kernel for dtype ",
+                                   logits.dtype());
+  }
+  if (logits.dims() == 0) {
+    return errors::InvalidArgument("logits must have >= 1 dimension, got ",
+                                   logits.shape());
+  }
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(logits.dtype(), logits.shape()));
+  if (out.NumElements() == 0) return out;
+  const int64_t classes = logits.dim_size(logits.dims() - 1);
+  TF_RETURN_IF_ERROR(
+      ctx.kernels->Softmax(ctx.stream, log, logits.dtype(), In(logits),
+                           Out(out), out.NumElements() / classes, classes));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Layer 3's checks of the optimizer updates (training_kernels.cc).
+
+Status SameShape(const Tensor& var, const std::string& name,
+                 const Tensor& other) {
+  if (var.shape() == other.shape()) return Status::OK();
+  return errors::InvalidArgument(
+      "var and ", name, " do not have the same shape",
+      var.shape().DebugString(), " ", other.shape().DebugString());
+}
+
+// Every tensor initialized and of var's dtype, float or double; the slots
+// and the gradient of var's shape, the hyperparameters scalars.
+Status CheckApply(
+    std::string_view op, const Tensor& var,
+    const std::vector<std::pair<const Tensor*, std::string>>& slots_and_grad,
+    const std::vector<std::pair<const Tensor*, std::string>>& scalars) {
+  if (!var.IsInitialized()) {
+    return errors::FailedPrecondition("Attempting to use uninitialized value ",
+                                      "var");
+  }
+  for (const auto& [t, name] : slots_and_grad) {
+    if (!t->IsInitialized()) {
+      return errors::FailedPrecondition(
+          "Attempting to use uninitialized value ", name);
+    }
+    TF_RETURN_IF_ERROR(SameShape(var, name, *t));
+  }
+  for (const auto& [t, name] : scalars) {
+    if (!t->IsInitialized()) {
+      return errors::InvalidArgument(name, " is an uninitialized tensor");
+    }
+    if (t->dims() != 0) {
+      return errors::InvalidArgument(
+          name, " is not a scalar: ", t->shape().DebugString());
+    }
+  }
+  if (var.dtype() != DT_FLOAT && var.dtype() != DT_DOUBLE) {
+    return errors::InvalidArgument(op, " does not support ",
+                                   std::string(DataTypeString(var.dtype())));
+  }
+  for (const auto& list : {slots_and_grad, scalars}) {
+    for (const auto& [t, name] : list) {
+      if (t->dtype() != var.dtype()) {
+        return errors::InvalidArgument(op, " expects ", name, " of dtype ",
+                                       var.dtype(), ", got ", t->dtype());
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Elementwise.
+
+StatusOr<Tensor> Unary(const GpuStreamContext& ctx, UnaryOp op,
+                       const Tensor& x) {
+  TF_RETURN_IF_ERROR(CheckInitialized(OpName(op), x, 0));
+  TF_RETURN_IF_ERROR(CheckTypes(OpName(op), TypesOf(op), x.dtype()));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), x.shape()));
+  TF_RETURN_IF_ERROR(ctx.kernels->Unary(ctx.stream, op, x.dtype(), In(x),
+                                        Out(out), x.NumElements()));
+  return out;
+}
+
+StatusOr<Tensor> Binary(const GpuStreamContext& ctx, BinaryOp op,
+                        const Tensor& x, const Tensor& y) {
+  const char* name = OpName(op);
+  TF_RETURN_IF_ERROR(CheckInitialized(name, x, 0));
+  TF_RETURN_IF_ERROR(CheckInitialized(name, y, 1));
+  TF_RETURN_IF_ERROR(CheckSameDType(name, x, y));
+  TF_RETURN_IF_ERROR(CheckTypes(name, TypesOf(op), x.dtype()));
+  TensorShape shape = x.shape();
+  if (x.shape() != y.shape()) {
+    TF_ASSIGN_OR_RETURN(shape, kernels::BroadcastShapes(x.shape(), y.shape()));
+  }
+  TF_ASSIGN_OR_RETURN(
+      Tensor out,
+      Tensor::Allocate(ReturnsBool(op) ? DT_BOOL : x.dtype(), shape));
+  if (out.NumElements() == 0) return out;
+  BroadcastLoops loops;
+  if (x.shape() == y.shape()) {
+    loops.dims[0] = out.NumElements();
+    loops.x_strides[0] = loops.y_strides[0] = 1;
+  } else {
+    const kernels::BroadcastPlan plan(x.shape(), y.shape(), shape);
+    if (plan.dims.size() > BroadcastLoops::kMaxDims) {
+      return errors::Unimplemented(name, " on the GPU broadcasts over at most ",
+                                   BroadcastLoops::kMaxDims,
+                                   " merged dimensions; ", x.shape(), " vs. ",
+                                   y.shape(), " needs ", plan.dims.size());
+    }
+    loops.rank = static_cast<int>(plan.dims.size());
+    for (int d = 0; d < loops.rank; ++d) {
+      loops.dims[d] = plan.dims[d];
+      loops.x_strides[d] = plan.x_strides[d];
+      loops.y_strides[d] = plan.y_strides[d];
+    }
+  }
+  TF_RETURN_IF_ERROR(ctx.kernels->Binary(ctx.stream, op, x.dtype(), In(x),
+                                         In(y), Out(out), loops));
+  return out;
+}
+
+StatusOr<Tensor> BiasAdd(const GpuStreamContext& ctx, const Tensor& value,
+                         const Tensor& bias) {
+  TF_RETURN_IF_ERROR(CheckInitialized("BiasAdd", value, 0));
+  TF_RETURN_IF_ERROR(CheckInitialized("BiasAdd", bias, 1));
+  // Layer 2's checks (nn_kernels.cc), then chapter 1's Add's on dtypes.
+  if (value.dims() < 2) {
+    return errors::InvalidArgument("Input tensor must be at least 2D: ",
+                                   ShapeErrorString(value.shape()));
+  }
+  if (bias.dims() != 1) {
+    return errors::InvalidArgument("Biases must be 1D: ",
+                                   ShapeErrorString(bias.shape()));
+  }
+  const int64_t channels = value.dim_size(value.dims() - 1);
+  if (bias.dim_size(0) != channels) {
+    return errors::InvalidArgument(
+        "Must provide as many biases as the last dimension of the input "
+        "tensor: ",
+        ShapeErrorString(bias.shape()), " vs. ",
+        ShapeErrorString(value.shape()));
+  }
+  TF_RETURN_IF_ERROR(CheckSameDType("BiasAdd", value, bias));
+  TF_RETURN_IF_ERROR(CheckTypes("BiasAdd", DTypeSet::kNumbers, value.dtype()));
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(value.dtype(), value.shape()));
+  if (out.NumElements() == 0) return out;
+  TF_RETURN_IF_ERROR(
+      ctx.kernels->BiasAdd(ctx.stream, value.dtype(), In(value), In(bias),
+                           Out(out), out.NumElements() / channels, channels));
+  return out;
+}
+
+StatusOr<Tensor> Cast(const GpuStreamContext& ctx, const Tensor& x, DType to) {
+  if (!x.IsInitialized()) {
+    return errors::InvalidArgument(
+        "Cast got an uninitialized tensor as its input");
+  }
+  if (!DataTypeIsValid(to)) {
+    return errors::InvalidArgument("Cast to invalid dtype ",
+                                   static_cast<int>(to));
+  }
+  if (to == x.dtype()) return x;
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(to, x.shape()));
+  TF_RETURN_IF_ERROR(ctx.kernels->Cast(ctx.stream, x.dtype(), to, In(x),
+                                       Out(out), x.NumElements()));
+  return out;
+}
+
+StatusOr<Tensor> Fill(const GpuStreamContext& ctx, const TensorShape& shape,
+                      const Tensor& value) {
+  if (!value.IsInitialized()) {
+    return errors::InvalidArgument(
+        "Fill got an uninitialized tensor as its value");
+  }
+  if (value.dims() != 0) {
+    return errors::InvalidArgument("value must be a scalar, got shape ",
+                                   value.shape());
+  }
+  TF_ASSIGN_OR_RETURN(TensorShape checked,
+                      TensorShape::FromDims(shape.dim_sizes(),
+                                            /*allow_unknown=*/false));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(value.dtype(), checked));
+  // The value is on the host: Fill passes it to the kernel by value.
+  TF_RETURN_IF_ERROR(ctx.kernels->Fill(ctx.stream, value.dtype(),
+                                       value.raw_data(), Out(out),
+                                       out.NumElements()));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Reductions.
+
+StatusOr<Tensor> Reduce(const GpuStreamContext& ctx, ReduceOp op,
+                        const Tensor& x, const kernels::Axes& axes,
+                        bool keep_dims) {
+  if (!IsNumeric(x.dtype())) {
+    return errors::InvalidArgument(OpName(op), " has no kernel for dtype ",
+                                   x.dtype());
+  }
+  TF_ASSIGN_OR_RETURN(ReductionPlan plan,
+                      PlanReduction(x.shape(), axes, keep_dims));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
+  if (out.NumElements() == 0) return out;
+  if (plan.reduced_count == 0) {
+    if (op == ReduceOp::kMean && DataTypeIsInteger(x.dtype())) {
+      return errors::InvalidArgument("Mean of an empty set of ", x.dtype(),
+                                     " values is undefined (reducing shape ",
+                                     x.shape(), ")");
+    }
+    TF_RETURN_IF_ERROR(FillIdentity(ctx, op, &out));
+    return out;
+  }
+  TF_RETURN_IF_ERROR(RunReduction(ctx, op, x, plan, &out));
+  return out;
+}
+
+StatusOr<Tensor> ArgMax(const GpuStreamContext& ctx, const Tensor& x, int axis,
+                        DType output_type) {
+  return ArgReduce(ctx, /*max=*/true, x, axis, output_type);
+}
+
+StatusOr<Tensor> ArgMin(const GpuStreamContext& ctx, const Tensor& x, int axis,
+                        DType output_type) {
+  return ArgReduce(ctx, /*max=*/false, x, axis, output_type);
+}
+
+// ---------------------------------------------------------------------------
+// Softmax and the cross-entropy losses.
+
+StatusOr<Tensor> Softmax(const GpuStreamContext& ctx, const Tensor& logits) {
+  return SoftmaxKernel(ctx, /*log=*/false, logits);
+}
+
+StatusOr<Tensor> LogSoftmax(const GpuStreamContext& ctx, const Tensor& logits) {
+  return SoftmaxKernel(ctx, /*log=*/true, logits);
+}
+
+Status SoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
+                                     const Tensor& logits, const Tensor& labels,
+                                     Tensor* loss, Tensor* backprop) {
+  const char* op = "SoftmaxCrossEntropyWithLogits";
+  TF_RETURN_IF_ERROR(CheckInitialized(op, logits, 0));
+  TF_RETURN_IF_ERROR(CheckInitialized(op, labels, 1));
+  if (logits.dims() != 2 || labels.shape() != logits.shape()) {
+    return errors::InvalidArgument(
+        "logits and labels must be same size and 2-D: logits_size=",
+        ShapeErrorString(logits.shape()),
+        " labels_size=", ShapeErrorString(labels.shape()));
+  }
+  TF_RETURN_IF_ERROR(CheckSameDType(op, logits, labels));
+  TF_RETURN_IF_ERROR(CheckTypes(op, DTypeSet::kReals, logits.dtype()));
+  const int64_t rows = logits.dim_size(0);
+  const int64_t classes = logits.dim_size(1);
+  TF_ASSIGN_OR_RETURN(*loss,
+                      Tensor::Allocate(logits.dtype(), TensorShape({rows})));
+  TF_ASSIGN_OR_RETURN(*backprop,
+                      Tensor::Allocate(logits.dtype(), logits.shape()));
+  if (rows == 0) return Status::OK();
+  return ctx.kernels->SoftmaxCrossEntropy(ctx.stream, logits.dtype(),
+                                          In(logits), In(labels), Out(*loss),
+                                          Out(*backprop), rows, classes);
+}
+
+Status SparseSoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
+                                           const Tensor& logits,
+                                           const Tensor& labels, Tensor* loss,
+                                           Tensor* backprop) {
+  const char* op = "SparseSoftmaxCrossEntropyWithLogits";
+  TF_RETURN_IF_ERROR(CheckInitialized(op, logits, 0));
+  TF_RETURN_IF_ERROR(CheckInitialized(op, labels, 1));
+  if (logits.dims() != 2 || labels.dims() != 1 ||
+      labels.dim_size(0) != logits.dim_size(0)) {
+    return errors::InvalidArgument(
+        "logits must be 2-D and labels 1-D with the same first dimension: "
+        "logits_size=",
+        ShapeErrorString(logits.shape()),
+        " labels_size=", ShapeErrorString(labels.shape()));
+  }
+  TF_RETURN_IF_ERROR(CheckTypes(op, DTypeSet::kReals, logits.dtype()));
+  if (labels.dtype() != DT_INT32 && labels.dtype() != DT_INT64) {
+    return errors::InvalidArgument("No ", op, " kernel for labels of dtype ",
+                                   labels.dtype(), " (int32 or int64)");
+  }
+  const int64_t rows = logits.dim_size(0);
+  const int64_t classes = logits.dim_size(1);
+  TF_ASSIGN_OR_RETURN(*loss,
+                      Tensor::Allocate(logits.dtype(), TensorShape({rows})));
+  TF_ASSIGN_OR_RETURN(*backprop,
+                      Tensor::Allocate(logits.dtype(), logits.shape()));
+  if (rows == 0) return Status::OK();
+  return ctx.kernels->SparseSoftmaxCrossEntropy(
+      ctx.stream, logits.dtype(), labels.dtype(), In(logits), In(labels),
+      Out(*loss), Out(*backprop), rows, classes);
+}
+
+// ---------------------------------------------------------------------------
+// MatMul.
+
+StatusOr<Tensor> MatMul(const GpuStreamContext& ctx, const Tensor& a,
+                        const Tensor& b, bool transpose_a, bool transpose_b) {
+  TF_RETURN_IF_ERROR(CheckInitialized("MatMul", a, 0));
+  TF_RETURN_IF_ERROR(CheckInitialized("MatMul", b, 1));
+  // Chapter 1's checks (matmul.cc), in its order.
+  if (a.dims() != 2) {
+    return errors::InvalidArgument(
+        "In[0] is not a matrix. Instead it has shape ", a.shape());
+  }
+  if (b.dims() != 2) {
+    return errors::InvalidArgument(
+        "In[1] is not a matrix. Instead it has shape ", b.shape());
+  }
+  TF_RETURN_IF_ERROR(CheckSameDType("MatMul", a, b));
+  if (!DataTypeIsFloating(a.dtype())) {
+    return errors::InvalidArgument("MatMul has no GPU kernel for dtype ",
+                                   a.dtype(), " (float, double)");
+  }
+  const int64_t m = a.dim_size(transpose_a ? 1 : 0);
+  const int64_t k = a.dim_size(transpose_a ? 0 : 1);
+  const int64_t k2 = b.dim_size(transpose_b ? 1 : 0);
+  const int64_t n = b.dim_size(transpose_b ? 0 : 1);
+  if (k != k2) {
+    return errors::InvalidArgument(
+        "Matrix size-incompatible: In[0]: ", a.shape(), ", In[1]: ", b.shape());
+  }
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(a.dtype(), TensorShape({m, n})));
+  if (out.NumElements() == 0) return out;
+  const GpuKernels& kernels = *ctx.kernels;
+  TF_ASSIGN_OR_RETURN(
+      Tensor scratch,
+      Scratch(a.dtype(), kernels.MatMulScratchBytes(a.dtype(), m, n, k,
+                                                    transpose_a, transpose_b)));
+  TF_RETURN_IF_ERROR(kernels.MatMul(
+      ctx.stream, a.dtype(), In(a), In(b), Out(out), m, n, k, transpose_a,
+      transpose_b, scratch.NumElements() > 0 ? Out(scratch) : nullptr));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Optimizer updates.
+
+Status ApplyGradientDescent(const GpuStreamContext& ctx, Tensor* var,
+                            const Tensor& alpha, const Tensor& delta) {
+  TF_RETURN_IF_ERROR(CheckApply("ApplyGradientDescent", *var,
+                                {{&delta, "delta"}}, {{&alpha, "alpha"}}));
+  return ctx.kernels->ApplyGradientDescent(ctx.stream, var->dtype(), Out(*var),
+                                           In(alpha), In(delta),
+                                           var->NumElements());
+}
+
+Status ApplyMomentum(const GpuStreamContext& ctx, Tensor* var, Tensor* accum,
+                     const Tensor& lr, const Tensor& grad,
+                     const Tensor& momentum, bool use_nesterov) {
+  TF_RETURN_IF_ERROR(CheckApply("ApplyMomentum", *var,
+                                {{accum, "accum"}, {&grad, "grad"}},
+                                {{&lr, "lr"}, {&momentum, "momentum"}}));
+  return ctx.kernels->ApplyMomentum(ctx.stream, var->dtype(), Out(*var),
+                                    Out(*accum), In(lr), In(grad), In(momentum),
+                                    use_nesterov, var->NumElements());
+}
+
+Status ApplyAdam(const GpuStreamContext& ctx, Tensor* var, Tensor* m, Tensor* v,
+                 const Tensor& beta1_power, const Tensor& beta2_power,
+                 const Tensor& lr, const Tensor& beta1, const Tensor& beta2,
+                 const Tensor& epsilon, const Tensor& grad, bool use_nesterov) {
+  TF_RETURN_IF_ERROR(CheckApply("ApplyAdam", *var,
+                                {{m, "m"}, {v, "v"}, {&grad, "grad"}},
+                                {{&beta1_power, "beta1_power"},
+                                 {&beta2_power, "beta2_power"},
+                                 {&lr, "lr"},
+                                 {&beta1, "beta1"},
+                                 {&beta2, "beta2"},
+                                 {&epsilon, "epsilon"}}));
+  return ctx.kernels->ApplyAdam(ctx.stream, var->dtype(), Out(*var), Out(*m),
+                                Out(*v), In(beta1_power), In(beta2_power),
+                                In(lr), In(beta1), In(beta2), In(epsilon),
+                                In(grad), use_nesterov, var->NumElements());
+}
+
+}  // namespace minitf::gpu
