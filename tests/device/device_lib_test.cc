@@ -140,5 +140,19 @@ TEST_F(DeviceLibTest, BadOptionsThrowTypedErrors) {
             error::NOT_FOUND);
 }
 
+// Emulated GPUs are chapter 5's: a program without its layer says so.
+TEST_F(DeviceLibTest, EmulatedGpusWithoutChapterFiveAreAFailedPrecondition) {
+  ConfigProto config = VirtualGpus(1);
+  config.gpu_options.emulate_gpu_kernels = true;
+  EXPECT_EQ(device_lib::ListLocalDevices(config).status().ToString(),
+            "Failed precondition: Emulated GPU kernels were asked for "
+            "(gpu_options.emulate_gpu_kernels or MINITF_EMULATE_GPU_KERNELS), "
+            "but this program has no GPU kernels: link chapter 5's layer "
+            "(minitf_gpu)");
+  ScopedEnv env("MINITF_EMULATE_GPU_KERNELS", "1");
+  EXPECT_THROW(device_lib::list_local_devices(VirtualGpus(1)),
+               errors::FailedPreconditionError);
+}
+
 }  // namespace
 }  // namespace minitf

@@ -56,6 +56,7 @@ class CleanDeviceEnvironment : public ::testing::Test {
  protected:
   ScopedEnv no_virtual_gpus_{"MINITF_VIRTUAL_GPUS", nullptr};
   ScopedEnv no_cuda_visible_{"CUDA_VISIBLE_DEVICES", nullptr};
+  ScopedEnv no_emulation_{"MINITF_EMULATE_GPU_KERNELS", nullptr};
 };
 
 /// The devices `config` gives a local session; fails the test on an error.

@@ -24,6 +24,7 @@
 #include <functional>
 #include <string_view>
 
+#include "minitf/graph/kernel.h"
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
 
@@ -40,11 +41,13 @@ using StatusCallback = std::function<void(const Status&)>;
 /// the source and destination tensors must stay alive until `done` is
 /// called. A mismatch of dtype or size is reported to `done` as Internal.
 ///
+/// It is also what the device's kernels see of their device
+/// (OpKernelContext::op_device_context): a GPU's kernels find its stream in
+/// chapter 5's subclass.
+///
 /// Thread safety: copies may be issued from several threads at once.
-class DeviceContext {
+class DeviceContext : public OpDeviceContext {
  public:
-  virtual ~DeviceContext() = default;
-
   /// Host memory to `device`'s memory.
   virtual void CopyCPUTensorToDevice(const Tensor* cpu_tensor, Device* device,
                                      Tensor* device_tensor,

@@ -409,6 +409,7 @@ Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
   params.resource_manager = s->args.resource_manager;
   params.step_id = s->args.step_id;
   params.step_extension = &s->extension;
+  params.op_device_context = device_->device_context();
   std::optional<NodeExecStats> stats;  // only in a traced step
   if (s->args.stats != nullptr) {
     stats.emplace();

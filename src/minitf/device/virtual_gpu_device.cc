@@ -1,6 +1,7 @@
 #include "minitf/device/virtual_gpu_device.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -101,6 +102,32 @@ StatusOr<DeviceAllocator*> NewVirtualGpuAllocator(int tf_gpu_id,
   return NewTrackingAllocator(tf_gpu_id, memory_bytes);
 }
 
+namespace {
+
+std::atomic<GpuPlatform*>& PlatformSlot() {
+  static std::atomic<GpuPlatform*> slot{nullptr};
+  return slot;
+}
+
+GpuPlatform* CurrentGpuPlatform() { return PlatformSlot().load(); }
+
+}  // namespace
+
+void SetGpuPlatform(GpuPlatform* platform) { PlatformSlot().store(platform); }
+
+StatusOr<bool> EmulateGpuKernels(const GPUOptions& options) {
+  if (options.emulate_gpu_kernels) return true;
+  const char* env = std::getenv("MINITF_EMULATE_GPU_KERNELS");
+  if (env == nullptr || *env == '\0' || std::string_view(env) == "0") {
+    return false;
+  }
+  if (std::string_view(env) == "1") return true;
+  return errors::InvalidArgument(
+      "MINITF_EMULATE_GPU_KERNELS must be 1 (emulated GPU kernels) or 0 "
+      "(the CPU's), got '",
+      env, "'");
+}
+
 StatusOr<int> VirtualGpuCount(const GPUOptions& options) {
   if (options.virtual_gpus < 0 || options.virtual_gpus > kMaxVirtualGpus) {
     return errors::InvalidArgument(
@@ -138,8 +165,9 @@ StatusOr<int64_t> VirtualGpuMemoryLimit(const GPUOptions& options) {
 namespace {
 
 // --8<-- [start:gpu_factory]
-// TensorFlow's BaseGPUDeviceFactory::CreateDevices, on virtual GPUs.
-class VirtualGpuDeviceFactory : public DeviceFactory {
+// TensorFlow's BaseGPUDeviceFactory::CreateDevices, on virtual GPUs when the
+// options ask for them, else on the GPUs the installed platform finds.
+class GpuDeviceFactory : public DeviceFactory {
  public:
   Status CreateDevices(const SessionOptions& options,
                        const std::string& name_prefix,
@@ -151,10 +179,37 @@ class VirtualGpuDeviceFactory : public DeviceFactory {
     // TensorFlow does: a bad visible_device_list is then no error.
     if (wanted == 0) return Status::OK();
     TF_ASSIGN_OR_RETURN(int cards, VirtualGpuCount(gpu_options));
-    const std::vector<int> visible =
-        VisibleByEnvironment(std::getenv("CUDA_VISIBLE_DEVICES"), cards);
+    if (cards > 0) {
+      return CreateVirtualGpus(gpu_options, name_prefix, wanted, cards,
+                               devices);
+    }
+    GpuPlatform* platform = CurrentGpuPlatform();
+    const int visible = platform == nullptr ? 0 : platform->VisibleGpuCount();
     // With no GPU in sight TensorFlow creates none and checks nothing more,
     // so a program written for a GPU machine still runs on the CPU.
+    if (visible == 0) return Status::OK();
+    TF_ASSIGN_OR_RETURN(
+        std::vector<int> platform_ids,
+        ParseVisibleDeviceList(gpu_options.visible_device_list, visible));
+    const int count = std::min(wanted, static_cast<int>(platform_ids.size()));
+    for (int tf_id = 0; tf_id < count; ++tf_id) {
+      TF_ASSIGN_OR_RETURN(
+          std::unique_ptr<Device> device,
+          platform->CreateGpuDevice(name_prefix + LocalDeviceName("GPU", tf_id),
+                                    tf_id, platform_ids[tf_id], gpu_options));
+      devices->push_back(std::move(device));
+    }
+    return Status::OK();
+  }
+
+ private:
+  // `cards` virtual GPUs, which CUDA_VISIBLE_DEVICES filters here as the
+  // driver filters real ones.
+  static Status CreateVirtualGpus(
+      const GPUOptions& gpu_options, const std::string& name_prefix, int wanted,
+      int cards, std::vector<std::unique_ptr<Device>>* devices) {
+    const std::vector<int> visible =
+        VisibleByEnvironment(std::getenv("CUDA_VISIBLE_DEVICES"), cards);
     if (visible.empty()) return Status::OK();
     TF_ASSIGN_OR_RETURN(
         std::vector<int> platform_ids,
@@ -162,14 +217,30 @@ class VirtualGpuDeviceFactory : public DeviceFactory {
                                static_cast<int>(visible.size())));
     TF_ASSIGN_OR_RETURN(int64_t memory_limit,
                         VirtualGpuMemoryLimit(gpu_options));
+    TF_ASSIGN_OR_RETURN(bool emulated, EmulateGpuKernels(gpu_options));
+    GpuPlatform* platform = CurrentGpuPlatform();
+    if (emulated && platform == nullptr) {
+      return errors::FailedPrecondition(
+          "Emulated GPU kernels were asked for (gpu_options."
+          "emulate_gpu_kernels or MINITF_EMULATE_GPU_KERNELS), but this "
+          "program has no GPU kernels: link chapter 5's layer (minitf_gpu)");
+    }
     const int count = std::min(wanted, static_cast<int>(platform_ids.size()));
     for (int tf_id = 0; tf_id < count; ++tf_id) {
+      std::string name = name_prefix + LocalDeviceName("GPU", tf_id);
+      if (emulated) {
+        TF_ASSIGN_OR_RETURN(std::unique_ptr<Device> device,
+                            platform->CreateEmulatedGpuDevice(
+                                std::move(name), tf_id, platform_ids[tf_id],
+                                memory_limit, gpu_options));
+        devices->push_back(std::move(device));
+        continue;
+      }
       TF_ASSIGN_OR_RETURN(
           DeviceAllocator * allocator,
           NewVirtualGpuAllocator(tf_id, memory_limit, gpu_options));
       devices->push_back(std::make_unique<VirtualGpuDevice>(
-          name_prefix + LocalDeviceName("GPU", tf_id), platform_ids[tf_id],
-          allocator));
+          std::move(name), platform_ids[tf_id], allocator));
     }
     return Status::OK();
   }
@@ -180,6 +251,6 @@ class VirtualGpuDeviceFactory : public DeviceFactory {
 
 // TensorFlow's priority for its GPU factory, far above the CPU's 60, so the
 // placer prefers a GPU for an op that has a kernel for both.
-MINITF_REGISTER_LOCAL_DEVICE_FACTORY("GPU", VirtualGpuDeviceFactory, 210);
+MINITF_REGISTER_LOCAL_DEVICE_FACTORY("GPU", GpuDeviceFactory, 210);
 
 }  // namespace minitf

@@ -16,6 +16,11 @@
 // 5 installs TensorFlow's BFC allocator, GPU_<n>_bfc, so that virtual GPUs
 // manage their memory as a real GPU's is managed.
 //
+// Which kernels: chapter 4's virtual GPUs run the CPU's. Chapter 5 adds
+// emulated GPUs (GPUOptions::emulate_gpu_kernels), whose kernels are CUDA
+// kernels run on its CPU emulator, through the GpuPlatform hook below,
+// which is also how real GPUs are found once chapter 5 is linked.
+//
 // How many: GPUOptions::virtual_gpus, or else the environment variable
 // MINITF_VIRTUAL_GPUS; CUDA_VISIBLE_DEVICES, gpu_options.visible_device_list
 // and device_count["GPU"] then select among them as among real GPUs
@@ -31,6 +36,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "minitf/device/device.h"
@@ -107,6 +113,42 @@ StatusOr<DeviceAllocator*> NewVirtualGpuAllocator(int tf_gpu_id,
                                                   int64_t memory_bytes,
                                                   const GPUOptions& options);
 // --8<-- [end:allocator_hook]
+
+// --8<-- [start:gpu_platform]
+/// The machine's GPUs as a later layer knows them. Chapter 4's GPU factory
+/// makes virtual GPUs on its own; it asks the installed platform for the
+/// rest: chapter 5's reaches real GPUs through the CUDA driver, and makes the
+/// emulated GPUs whose kernels are CUDA kernels on its CPU emulator. Without
+/// a platform there are no real GPUs and no emulation.
+class GpuPlatform {
+ public:
+  virtual ~GpuPlatform() = default;
+  /// How many GPUs the process sees: the driver's count, which already
+  /// leaves out what CUDA_VISIBLE_DEVICES hides; 0 without a driver or card.
+  virtual int VisibleGpuCount() = 0;
+  /// The device of visible GPU `platform_gpu_id`, named `name` (which ends
+  /// in /device:GPU:<tf_gpu_id>).
+  virtual StatusOr<std::unique_ptr<Device>> CreateGpuDevice(
+      std::string name, int tf_gpu_id, int platform_gpu_id,
+      const GPUOptions& options) = 0;
+  /// An emulated GPU: a virtual GPU of `memory_bytes` bytes whose kernels
+  /// run on the CPU emulator of CUDA.
+  virtual StatusOr<std::unique_ptr<Device>> CreateEmulatedGpuDevice(
+      std::string name, int tf_gpu_id, int platform_gpu_id,
+      int64_t memory_bytes, const GPUOptions& options) = 0;
+};
+
+/// Installs `platform`, which must outlive every session (nullptr removes
+/// it). Call it from a static initialiser of the layer that brings the
+/// platform, so that linking the layer is what installs it. Thread safety:
+/// safe at any time; sessions made before keep the devices they have.
+void SetGpuPlatform(GpuPlatform* platform);
+
+/// Whether virtual GPUs run emulated kernels for `options`:
+/// gpu_options.emulate_gpu_kernels, or else MINITF_EMULATE_GPU_KERNELS
+/// ("1": yes; "0" or unset: no). InvalidArgument for another value.
+StatusOr<bool> EmulateGpuKernels(const GPUOptions& options);
+// --8<-- [end:gpu_platform]
 
 /// The default memory limit of a virtual GPU: 1 GiB.
 inline constexpr int64_t kDefaultVirtualGpuMemoryLimit = int64_t{1} << 30;

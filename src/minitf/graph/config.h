@@ -6,8 +6,9 @@
 // and order, so C++20 designated initializers read like Python keywords. This
 // chapter only stores them and hands them to the session; what the device
 // options mean (soft placement, the placement log, GPU memory) is chapter 4's.
-// Two fields are minitf's own (GPUOptions::virtual_gpus and its memory
-// limit): they ask for virtual GPUs on machines without one. RunOptions,
+// Three fields are minitf's own (GPUOptions::virtual_gpus, their memory
+// limit and emulate_gpu_kernels): they ask for virtual GPUs on machines
+// without one, and say which kernels those run. RunOptions,
 // TensorFlow's per-run options (a trace, a timeout), is here too, as it is
 // in TensorFlow's config.proto.
 //
@@ -42,6 +43,11 @@ struct GPUOptions {
   /// The memory limit of each virtual GPU in MiB; 0 means the default
   /// (1024 MiB). An allocation past it fails as an out-of-memory GPU does.
   int64_t virtual_gpu_memory_limit_mb = 0;
+  /// minitf's own: run the kernels of virtual GPUs as chapter 5's CUDA
+  /// kernels on its CPU emulator of CUDA ("emulated GPUs"), instead of
+  /// chapter 4's CPU kernels; the environment variable
+  /// MINITF_EMULATE_GPU_KERNELS=1 does the same. Needs chapter 5's layer.
+  bool emulate_gpu_kernels = false;
 };
 
 /// tf.ConfigProto. Fields are in TensorFlow's order, so that designated

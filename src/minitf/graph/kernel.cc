@@ -11,14 +11,16 @@ KernelRegistry* KernelRegistry::Global() {
 }
 
 Status KernelRegistry::Register(std::string op_type, std::string device_type,
-                                KernelFactory factory) {
+                                KernelFactory factory,
+                                std::vector<DType> types) {
   std::lock_guard<std::mutex> lock(mu_);
   auto key = std::make_pair(std::move(op_type), std::move(device_type));
   if (factories_.count(key) != 0) {
     return errors::AlreadyExists("A kernel for '", key.first, "' on ",
                                  key.second, " is already registered");
   }
-  factories_.emplace(std::move(key), std::move(factory));
+  factories_.emplace(std::move(key),
+                     Entry{std::move(factory), std::move(types)});
   return Status::OK();
 }
 
@@ -41,6 +43,19 @@ Status KernelRegistry::RegisterAlias(std::string op_type,
   return Status::OK();
 }
 
+namespace {
+
+// False when `types` is not empty and names no dtype of the node's attr "T".
+bool TypeAllowed(const std::vector<DType>& types, const Node* node) {
+  if (node == nullptr || types.empty()) return true;
+  auto t = node->attrs().find("T");
+  return t == node->attrs().end() || !t->second.holds<DType>() ||
+         std::find(types.begin(), types.end(), t->second.get<DType>()) !=
+             types.end();
+}
+
+}  // namespace
+
 const KernelFactory* KernelRegistry::FindLocked(std::string_view op_type,
                                                 std::string_view device_type,
                                                 const Node* node,
@@ -49,24 +64,17 @@ const KernelFactory* KernelRegistry::FindLocked(std::string_view op_type,
   const auto key =
       std::make_pair(std::string(op_type), std::string(device_type));
   if (auto it = factories_.find(key); it != factories_.end()) {
-    return &it->second;
+    *attr_mismatch = !TypeAllowed(it->second.types, node);
+    return *attr_mismatch ? nullptr : &it->second.factory;
   }
   auto alias = aliases_.find(key);
   if (alias == aliases_.end()) return nullptr;
   auto target = factories_.find(
       std::make_pair(key.first, alias->second.kernel_device_type));
   if (target == factories_.end()) return nullptr;
-  const std::vector<DType>& types = alias->second.types;
-  if (node != nullptr && !types.empty()) {
-    auto t = node->attrs().find("T");
-    if (t != node->attrs().end() && t->second.holds<DType>() &&
-        std::find(types.begin(), types.end(), t->second.get<DType>()) ==
-            types.end()) {
-      *attr_mismatch = true;
-      return nullptr;
-    }
-  }
-  return &target->second;
+  *attr_mismatch = !TypeAllowed(alias->second.types, node) ||
+                   !TypeAllowed(target->second.types, node);
+  return *attr_mismatch ? nullptr : &target->second.factory;
 }
 
 bool KernelRegistry::HasKernel(std::string_view op_type,
@@ -145,9 +153,11 @@ void CheckRegistration(const Status& s) {
 
 KernelRegistration::KernelRegistration(std::string op_type,
                                        std::string device_type,
-                                       KernelFactory factory) {
+                                       KernelFactory factory,
+                                       std::vector<DType> types) {
   CheckRegistration(KernelRegistry::Global()->Register(
-      std::move(op_type), std::move(device_type), std::move(factory)));
+      std::move(op_type), std::move(device_type), std::move(factory),
+      std::move(types)));
 }
 
 KernelAliasRegistration::KernelAliasRegistration(std::string op_type,

@@ -66,6 +66,15 @@ class StepExtension {
   virtual ~StepExtension() = default;
 };
 
+/// The device's side of a kernel's run, which a later layer defines: chapter
+/// 4's DeviceContext (how tensors cross into the device's memory) derives
+/// from it, and chapter 5's GPU kernels find their device's stream there.
+/// Kernels that need it cast, as they do with StepExtension.
+class OpDeviceContext {
+ public:
+  virtual ~OpDeviceContext() = default;
+};
+
 /// Everything one Compute call sees. Created by the executor for each node
 /// it runs; not kept between runs.
 class OpKernelContext {
@@ -87,6 +96,9 @@ class OpKernelContext {
     /// Increases by one with every Session::run.
     int64_t step_id = 0;
     StepExtension* step_extension = nullptr;
+    /// The context of the device the kernel runs on; nullptr for a device
+    /// on host memory (a CPU), whose kernels need none.
+    OpDeviceContext* op_device_context = nullptr;
   };
 
   explicit OpKernelContext(const Params& params) : p_(params) {}
@@ -101,6 +113,7 @@ class OpKernelContext {
   ResourceMgr* resource_manager() const { return p_.resource_manager; }
   int64_t step_id() const { return p_.step_id; }
   StepExtension* step_extension() const { return p_.step_extension; }
+  OpDeviceContext* op_device_context() const { return p_.op_device_context; }
 
  private:
   const Params& p_;
@@ -147,9 +160,12 @@ class KernelRegistry {
  public:
   static KernelRegistry* Global();
 
-  /// AlreadyExists when the pair is taken.
+  /// Nodes of `op_type` placed on `device_type` run kernels from `factory`,
+  /// as long as their attr "T" (when they have one) is in `types`; an empty
+  /// `types` allows every dtype (TensorFlow's TypeConstraint). AlreadyExists
+  /// when the pair is taken.
   Status Register(std::string op_type, std::string device_type,
-                  KernelFactory factory);
+                  KernelFactory factory, std::vector<DType> types = {});
   /// Nodes of `op_type` placed on `device_type` run the kernel registered for
   /// (`op_type`, `kernel_device_type`), as long as their attr "T" (when they
   /// have one) is in `types`; an empty `types` allows every dtype.
@@ -161,8 +177,8 @@ class KernelRegistry {
   /// True when some kernel, direct or through an alias whose target exists,
   /// runs `op_type` on `device_type`, for some dtype.
   bool HasKernel(std::string_view op_type, std::string_view device_type) const;
-  /// As HasKernel, for this node's dtype: false when an alias's dtype
-  /// constraint excludes the node's attr "T".
+  /// As HasKernel, for this node's dtype: false when a dtype constraint
+  /// (the kernel's or its alias's) excludes the node's attr "T".
   bool HasKernelForNode(const Node& node, std::string_view device_type) const;
   /// NotFound in TensorFlow's words when there is no kernel:
   /// "No registered 'Foo' OpKernel for CPU devices compatible with node ...",
@@ -175,6 +191,10 @@ class KernelRegistry {
   std::vector<std::string> DeviceTypesFor(std::string_view op_type) const;
 
  private:
+  struct Entry {
+    KernelFactory factory;
+    std::vector<DType> types;  // empty: every dtype
+  };
   struct Alias {
     std::string kernel_device_type;
     std::vector<DType> types;  // empty: every dtype
@@ -187,14 +207,14 @@ class KernelRegistry {
                                   const Node* node, bool* attr_mismatch) const;
 
   mutable std::mutex mu_;
-  std::map<std::pair<std::string, std::string>, KernelFactory> factories_;
+  std::map<std::pair<std::string, std::string>, Entry> factories_;
   std::map<std::pair<std::string, std::string>, Alias> aliases_;
 };
 
 namespace internal {
 struct KernelRegistration {
   KernelRegistration(std::string op_type, std::string device_type,
-                     KernelFactory factory);
+                     KernelFactory factory, std::vector<DType> types = {});
 };
 struct KernelAliasRegistration {
   KernelAliasRegistration(std::string op_type, std::string device_type,

@@ -1,6 +1,7 @@
 #include "minitf/gpu/emulator/runtime_api.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -240,6 +241,12 @@ bool valid_configuration(dim3 grid, dim3 block, std::size_t shared) {
 
 }  // namespace
 
+namespace {
+std::atomic<long long> launched_kernels{0};
+}  // namespace
+
+long long launched_kernel_count() { return launched_kernels.load(); }
+
 void launch_kernel(KernelLaunch launch, std::shared_ptr<void> thunk,
                    cudaStream_t stream) {
   if (!valid_configuration(launch.grid, launch.block,
@@ -251,6 +258,7 @@ void launch_kernel(KernelLaunch launch, std::shared_ptr<void> thunk,
     fail(cudaErrorInvalidResourceHandle);
     return;
   }
+  launched_kernels.fetch_add(1, std::memory_order_relaxed);
   install_address_sanitizer_hook();
   const Options now = options();
   launch.order = now.order;

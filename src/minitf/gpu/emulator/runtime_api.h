@@ -83,4 +83,8 @@ namespace minitf::gpu::emulator {
 void launch_kernel(KernelLaunch launch, std::shared_ptr<void> thunk,
                    cudaStream_t stream);
 
+/// How many kernels have been launched with a valid configuration in this
+/// process: what a test reads to see that an op ran as CUDA kernels.
+long long launched_kernel_count();
+
 }  // namespace minitf::gpu::emulator

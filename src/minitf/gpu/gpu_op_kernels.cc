@@ -1,0 +1,309 @@
+// The GPU kernels of the graph's ops: each queues this chapter's CUDA
+// kernels (gpu_ops.h) on the compute stream of the GPU it runs on.
+//
+// A kernel registered here for "GPU" takes the place of chapter 4's alias
+// to the CPU kernel (virtual_gpu_kernels.cc), for every GPU device: real
+// GPUs, emulated GPUs, and chapter 4's virtual GPUs, which have no streams.
+// On those it runs the CPU kernel it replaced, so that linking this layer
+// changes nothing for a program that did not ask for emulated GPUs. Ops
+// without a kernel here keep the alias: on an emulated GPU they run the CPU
+// kernel on device memory the CPU can read (GpuDeviceContext::KernelQueued
+// says why that is safe); a real GPU must have a kernel here for every op it
+// runs.
+//
+// The index inputs (a reduction's axes, ArgMax's dimension, Fill's dims) are
+// read on the host, as TensorFlow's GPU kernels read them from host memory:
+// on an emulated GPU the CPU reads them where they are.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "minitf/gpu/gpu_device.h"
+#include "minitf/gpu/gpu_ops.h"
+#include "minitf/graph/kernel.h"
+#include "minitf/graph/shape_inference.h"
+
+namespace minitf::gpu {
+namespace {
+
+// --8<-- [start:gpu_op_kernel]
+/// The base of this file's kernels: ComputeOnGpu queues the work.
+class GpuOpKernel : public OpKernel {
+ public:
+  GpuOpKernel(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : OpKernel(c), cpu_(std::move(cpu)) {}
+
+  Status Compute(OpKernelContext* ctx) final {
+    auto* gpu = dynamic_cast<GpuDeviceContext*>(ctx->op_device_context());
+    if (gpu == nullptr) return cpu_->Compute(ctx);  // chapter 4's virtual GPU
+    TF_RETURN_IF_ERROR(ComputeOnGpu(ctx, gpu->compute()));
+    return gpu->KernelQueued();
+  }
+
+ protected:
+  virtual Status ComputeOnGpu(OpKernelContext* ctx,
+                              const GpuStreamContext& gpu) = 0;
+
+ private:
+  const std::unique_ptr<OpKernel> cpu_;
+};
+
+/// Makes kernel K for a node, with the CPU kernel of the same node beside
+/// it for chapter 4's virtual GPUs.
+template <class K>
+StatusOr<std::unique_ptr<OpKernel>> MakeGpuKernel(
+    const OpKernelConstruction& c) {
+  TF_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> cpu,
+                      KernelRegistry::Global()->CreateKernel(c.node(), "CPU"));
+  return std::unique_ptr<OpKernel>(new K(c, std::move(cpu)));
+}
+// --8<-- [end:gpu_op_kernel]
+
+#define MINITF_REGISTER_GPU_KERNEL(op_type, K, ...) \
+  MINITF_REGISTER_GPU_KERNEL_UNIQ(__COUNTER__, op_type, K, __VA_ARGS__)
+#define MINITF_REGISTER_GPU_KERNEL_UNIQ(ctr, op_type, K, ...) \
+  MINITF_REGISTER_GPU_KERNEL_UNIQ2(ctr, op_type, K, __VA_ARGS__)
+#define MINITF_REGISTER_GPU_KERNEL_UNIQ2(ctr, op_type, K, ...)                \
+  static const ::minitf::internal::KernelRegistration minitf_gpu_kernel_##ctr \
+      [[maybe_unused]] (op_type, DEVICE_GPU, MakeGpuKernel<K>, __VA_ARGS__)
+
+// TensorFlow's GPU kernels of the floating-point math; its integer ones
+// mostly run on the host.
+const std::vector<DType> kFloats = {DT_FLOAT, DT_DOUBLE};
+const std::vector<DType> kNumbers = {DT_FLOAT, DT_DOUBLE, DT_INT64};
+
+template <UnaryOp kOp>
+class UnaryGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(Tensor out, Unary(gpu, kOp, ctx->input(0)));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+template <BinaryOp kOp>
+class BinaryGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Binary(gpu, kOp, ctx->input(0), ctx->input(1)));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+MINITF_REGISTER_GPU_KERNEL("Neg", UnaryGpuOp<UnaryOp::kNeg>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Abs", UnaryGpuOp<UnaryOp::kAbs>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Sign", UnaryGpuOp<UnaryOp::kSign>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Square", UnaryGpuOp<UnaryOp::kSquare>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Sqrt", UnaryGpuOp<UnaryOp::kSqrt>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("Reciprocal", UnaryGpuOp<UnaryOp::kReciprocal>,
+                           kFloats);
+MINITF_REGISTER_GPU_KERNEL("Exp", UnaryGpuOp<UnaryOp::kExp>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("Log", UnaryGpuOp<UnaryOp::kLog>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("Relu", UnaryGpuOp<UnaryOp::kRelu>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Sigmoid", UnaryGpuOp<UnaryOp::kSigmoid>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("Tanh", UnaryGpuOp<UnaryOp::kTanh>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("LogicalNot", UnaryGpuOp<UnaryOp::kLogicalNot>, {});
+
+MINITF_REGISTER_GPU_KERNEL("Add", BinaryGpuOp<BinaryOp::kAdd>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("AddV2", BinaryGpuOp<BinaryOp::kAdd>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Sub", BinaryGpuOp<BinaryOp::kSub>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Mul", BinaryGpuOp<BinaryOp::kMul>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("RealDiv", BinaryGpuOp<BinaryOp::kDiv>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("Maximum", BinaryGpuOp<BinaryOp::kMaximum>,
+                           kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Minimum", BinaryGpuOp<BinaryOp::kMinimum>,
+                           kNumbers);
+MINITF_REGISTER_GPU_KERNEL("ReluGrad", BinaryGpuOp<BinaryOp::kReluGrad>,
+                           kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Equal", BinaryGpuOp<BinaryOp::kEqual>, {});
+MINITF_REGISTER_GPU_KERNEL("NotEqual", BinaryGpuOp<BinaryOp::kNotEqual>, {});
+MINITF_REGISTER_GPU_KERNEL("Less", BinaryGpuOp<BinaryOp::kLess>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("LessEqual", BinaryGpuOp<BinaryOp::kLessEqual>,
+                           kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Greater", BinaryGpuOp<BinaryOp::kGreater>,
+                           kNumbers);
+MINITF_REGISTER_GPU_KERNEL("GreaterEqual", BinaryGpuOp<BinaryOp::kGreaterEqual>,
+                           kNumbers);
+MINITF_REGISTER_GPU_KERNEL("LogicalAnd", BinaryGpuOp<BinaryOp::kLogicalAnd>,
+                           {});
+MINITF_REGISTER_GPU_KERNEL("LogicalOr", BinaryGpuOp<BinaryOp::kLogicalOr>, {});
+
+class BiasAddGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(Tensor out, BiasAdd(gpu, ctx->input(0), ctx->input(1)));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("BiasAdd", BiasAddGpuOp, kNumbers);
+
+class CastGpuOp : public GpuOpKernel {
+ public:
+  CastGpuOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : GpuOpKernel(c, std::move(cpu)),
+        dst_(c.GetAttr<DType>("DstT").value()) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(Tensor out, Cast(gpu, ctx->input(0), dst_));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+
+ private:
+  const DType dst_;
+};
+MINITF_REGISTER_GPU_KERNEL("Cast", CastGpuOp, {});
+
+// Fill's dims and value are small host-side inputs; the output is the GPU's.
+class FillGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    const Tensor& dims = ctx->input(0);
+    const Tensor& value = ctx->input(1);
+    // The CPU kernel's checks, in its words.
+    if (dims.dims() != 1) {
+      return errors::InvalidArgument("dims must be a 1-D tensor, not ",
+                                     ShapeErrorString(dims.shape()));
+    }
+    if (value.dims() != 0) {
+      return errors::InvalidArgument("value must be a scalar, not ",
+                                     ShapeErrorString(value.shape()));
+    }
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, IndexValues(dims));
+    TF_ASSIGN_OR_RETURN(TensorShape shape,
+                        TensorShape::FromDims(sizes, /*allow_unknown=*/false));
+    TF_ASSIGN_OR_RETURN(Tensor out, Fill(gpu, shape, value));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("Fill", FillGpuOp, kNumbers);
+
+template <ReduceOp kOp>
+class ReductionGpuOp : public GpuOpKernel {
+ public:
+  ReductionGpuOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : GpuOpKernel(c, std::move(cpu)),
+        keep_dims_(c.GetAttr<bool>("keep_dims").value()) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> indices,
+                        IndexValues(ctx->input(1)));
+    std::vector<int> axes(indices.begin(), indices.end());
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Reduce(gpu, kOp, ctx->input(0), axes, keep_dims_));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+
+ private:
+  const bool keep_dims_;
+};
+MINITF_REGISTER_GPU_KERNEL("Sum", ReductionGpuOp<ReduceOp::kSum>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Mean", ReductionGpuOp<ReduceOp::kMean>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Prod", ReductionGpuOp<ReduceOp::kProd>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Max", ReductionGpuOp<ReduceOp::kMax>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("Min", ReductionGpuOp<ReduceOp::kMin>, kNumbers);
+
+template <bool kMax>
+class ArgGpuOp : public GpuOpKernel {
+ public:
+  ArgGpuOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : GpuOpKernel(c, std::move(cpu)),
+        output_type_(c.GetAttr<DType>("output_type").value()) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    const Tensor& dimension = ctx->input(1);
+    if (dimension.dims() != 0) {
+      return errors::InvalidArgument(
+          "dim must be a scalar, but received tensor of shape: ",
+          ShapeErrorString(dimension.shape()));
+    }
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> axis, IndexValues(dimension));
+    const int a = static_cast<int>(axis[0]);
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        kMax ? ArgMax(gpu, ctx->input(0), a, output_type_)
+                             : ArgMin(gpu, ctx->input(0), a, output_type_));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+
+ private:
+  const DType output_type_;
+};
+MINITF_REGISTER_GPU_KERNEL("ArgMax", ArgGpuOp<true>, kNumbers);
+MINITF_REGISTER_GPU_KERNEL("ArgMin", ArgGpuOp<false>, kNumbers);
+
+template <bool kLog>
+class SoftmaxGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(Tensor out, kLog ? LogSoftmax(gpu, ctx->input(0))
+                                         : Softmax(gpu, ctx->input(0)));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("Softmax", SoftmaxGpuOp<false>, kFloats);
+MINITF_REGISTER_GPU_KERNEL("LogSoftmax", SoftmaxGpuOp<true>, kFloats);
+
+template <bool kSparse>
+class XentGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    Tensor loss, backprop;
+    TF_RETURN_IF_ERROR(
+        kSparse ? SparseSoftmaxCrossEntropyWithLogits(
+                      gpu, ctx->input(0), ctx->input(1), &loss, &backprop)
+                : SoftmaxCrossEntropyWithLogits(
+                      gpu, ctx->input(0), ctx->input(1), &loss, &backprop));
+    ctx->set_output(0, std::move(loss));
+    ctx->set_output(1, std::move(backprop));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("SoftmaxCrossEntropyWithLogits", XentGpuOp<false>,
+                           kFloats);
+MINITF_REGISTER_GPU_KERNEL("SparseSoftmaxCrossEntropyWithLogits",
+                           XentGpuOp<true>, kFloats);
+
+// MatMul: cuBLAS on a real GPU, the course's best teaching GEMM on the
+// emulator. float and double only, as TensorFlow's GPU MatMul.
+class MatMulGpuOp : public GpuOpKernel {
+ public:
+  MatMulGpuOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : GpuOpKernel(c, std::move(cpu)),
+        transpose_a_(c.GetAttr<bool>("transpose_a").value()),
+        transpose_b_(c.GetAttr<bool>("transpose_b").value()) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(Tensor out, MatMul(gpu, ctx->input(0), ctx->input(1),
+                                           transpose_a_, transpose_b_));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+
+ private:
+  const bool transpose_a_;
+  const bool transpose_b_;
+};
+MINITF_REGISTER_GPU_KERNEL("MatMul", MatMulGpuOp, kFloats);
+
+}  // namespace
+}  // namespace minitf::gpu

@@ -1,0 +1,210 @@
+// The GPU device of layer 5 on the emulator: emulated GPUs (virtual GPUs
+// whose kernels are CUDA kernels on the CPU emulator), their streams and
+// the order of copies and kernels, and how a session runs on them.
+#include "minitf/gpu/gpu_device.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "device_test_util.h"
+#include "minitf/device/device_lib.h"
+#include "minitf/device/direct_session.h"
+#include "minitf/gpu/emulator/cuda.h"
+#include "minitf/graph/ops/array_ops.h"
+#include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/scope.h"
+
+namespace minitf::gpu {
+namespace {
+
+using minitf::testing::CleanDeviceEnvironment;
+using minitf::testing::ScopedEnv;
+
+ConfigProto EmulatedGpus(int n, int64_t limit_mb = 64) {
+  ConfigProto config = minitf::testing::VirtualGpus(n, limit_mb);
+  config.gpu_options.emulate_gpu_kernels = true;
+  return config;
+}
+
+class EmulatedGpuTest : public CleanDeviceEnvironment {};
+
+TEST_F(EmulatedGpuTest, DeviceLibSaysTheGpuIsEmulated) {
+  auto mgr = minitf::testing::MakeDevices(EmulatedGpus(2));
+  ASSERT_NE(mgr, nullptr);
+  ASSERT_EQ(mgr->ListDevices().size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    Device* gpu = mgr->ListDevices()[1 + i];
+    EXPECT_EQ(gpu->device_type(), "GPU");
+    EXPECT_NE(dynamic_cast<GpuDevice*>(gpu), nullptr);
+    EXPECT_EQ(gpu->attributes().physical_device_desc,
+              "device: " + std::to_string(i) +
+                  ", name: minitf CUDA emulator (CPU), pci bus id: emulated, "
+                  "compute capability: 8.0");
+    EXPECT_EQ(gpu->allocator()->Name(), "GPU_" + std::to_string(i) + "_bfc");
+  }
+}
+
+TEST_F(EmulatedGpuTest, WithoutEmulationTheGpuKernelsRunTheCpuKernels) {
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output y;
+  {
+    device_scope on("/gpu:0");
+    y = add(constant(Tensor(2.f), "x"), constant(Tensor(3.f), "z"), "y");
+  }
+  SessionOptions options;
+  options.config = minitf::testing::VirtualGpus(1);
+  auto session = DirectSession::Create(options, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  const long long launched = emulator::launched_kernel_count();
+  ASSERT_TRUE(session.value()->Run({}, {y.name()}, {}, &out).ok());
+  EXPECT_EQ(out[0].flat<float>()(0), 5.f);
+  EXPECT_EQ(emulator::launched_kernel_count(), launched);
+}
+
+TEST_F(EmulatedGpuTest, ChapterFoursVirtualGpusStayAsTheyWere) {
+  auto mgr = minitf::testing::MakeDevices(minitf::testing::VirtualGpus(1));
+  ASSERT_NE(mgr, nullptr);
+  Device* gpu = mgr->ListDevices()[1];
+  EXPECT_EQ(dynamic_cast<GpuDevice*>(gpu), nullptr);
+  EXPECT_EQ(gpu->attributes().physical_device_desc,
+            "device: 0, name: minitf virtual GPU (CPU memory), pci bus id: "
+            "virtual");
+}
+
+TEST_F(EmulatedGpuTest, TheEnvironmentVariableAsksForEmulation) {
+  ScopedEnv emulate("MINITF_EMULATE_GPU_KERNELS", "1");
+  auto mgr = minitf::testing::MakeDevices(minitf::testing::VirtualGpus(1));
+  ASSERT_NE(mgr, nullptr);
+  EXPECT_NE(dynamic_cast<GpuDevice*>(mgr->ListDevices()[1]), nullptr);
+}
+
+TEST_F(EmulatedGpuTest, ABadEnvironmentValueIsInvalidArgument) {
+  ScopedEnv emulate("MINITF_EMULATE_GPU_KERNELS", "yes");
+  SessionOptions options;
+  options.config = minitf::testing::VirtualGpus(1);
+  EXPECT_EQ(DeviceMgr::Create(options).status().ToString(),
+            "Invalid argument: MINITF_EMULATE_GPU_KERNELS must be 1 (emulated "
+            "GPU kernels) or 0 (the CPU's), got 'yes'");
+}
+
+TEST_F(EmulatedGpuTest, VisibleDeviceListSelectsAmongEmulatedGpus) {
+  ConfigProto config = EmulatedGpus(3);
+  config.gpu_options.visible_device_list = "2,0";
+  auto mgr = minitf::testing::MakeDevices(config);
+  ASSERT_NE(mgr, nullptr);
+  ASSERT_EQ(mgr->ListDevices().size(), 3u);
+  EXPECT_EQ(
+      mgr->ListDevices()[1]->attributes().physical_device_desc.substr(0, 9),
+      "device: 2");
+  config.gpu_options.visible_device_list = "0,0";
+  SessionOptions options;
+  options.config = config;
+  EXPECT_EQ(DeviceMgr::Create(options).status().ToString(),
+            "Invalid argument: visible_device_list contained a duplicate "
+            "entry: 0,0");
+}
+
+// A kernel that takes its time before it writes: if a copy out of the GPU
+// did not wait for it, the copy would read the old values.
+__global__ void slow_fill(float* out, int n, float value) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < n; ++i) out[i] = value;
+}
+
+TEST(GpuDeviceContextTest, ACopyOutWaitsForTheKernelsBeforeIt) {
+  std::unique_ptr<StreamExecutor> executor = NewEmulatedStreamExecutor();
+  auto context = GpuDeviceContext::Create(executor.get(),
+                                          /*synchronous=*/false);
+  ASSERT_TRUE(context.ok()) << context.status();
+  Tensor on_gpu(DT_FLOAT, TensorShape({8}));
+  for (int i = 0; i < 8; ++i) on_gpu.flat<float>()(i) = 0.f;
+  MINITF_LAUNCH(slow_fill, 1, 1, 0,
+                static_cast<cudaStream_t>(context.value()->compute().stream),
+                on_gpu.flat<float>().data(), 8, 42.f);
+  Tensor on_host(DT_FLOAT, TensorShape({8}));
+  Status copied = errors::Unknown("not called");
+  context.value()->CopyDeviceTensorToCPU(&on_gpu, "x:0", nullptr, &on_host,
+                                         [&](const Status& s) { copied = s; });
+  ASSERT_TRUE(copied.ok()) << copied;
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(on_host.flat<float>()(i), 42.f) << i;
+}
+
+// A kernel that reads what a copy into the GPU wrote.
+__global__ void double_into(const float* in, float* out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = 2 * in[i];
+}
+
+TEST(GpuDeviceContextTest, AKernelAfterACopyInReadsTheCopy) {
+  std::unique_ptr<StreamExecutor> executor = NewEmulatedStreamExecutor();
+  auto context = GpuDeviceContext::Create(executor.get(),
+                                          /*synchronous=*/false);
+  ASSERT_TRUE(context.ok()) << context.status();
+  Tensor on_host(DT_FLOAT, TensorShape({4}));
+  for (int i = 0; i < 4; ++i) on_host.flat<float>()(i) = float(i + 1);
+  Tensor on_gpu(DT_FLOAT, TensorShape({4}));
+  Status copied = errors::Unknown("not called");
+  context.value()->CopyCPUTensorToDevice(&on_host, nullptr, &on_gpu,
+                                         [&](const Status& s) { copied = s; });
+  ASSERT_TRUE(copied.ok()) << copied;
+  Tensor doubled(DT_FLOAT, TensorShape({4}));
+  const GpuStream compute = context.value()->compute().stream;
+  MINITF_LAUNCH(double_into, 1, 1, 0, static_cast<cudaStream_t>(compute),
+                on_gpu.flat<float>().data(), doubled.flat<float>().data(), 4);
+  ASSERT_TRUE(executor->SynchronizeStream(compute).ok());
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(doubled.flat<float>()(i), 2.f * (i + 1));
+  }
+}
+
+TEST(GpuDeviceContextTest, ACopyOfTheWrongSizeIsInternal) {
+  std::unique_ptr<StreamExecutor> executor = NewEmulatedStreamExecutor();
+  auto context = GpuDeviceContext::Create(executor.get(), true);
+  ASSERT_TRUE(context.ok());
+  Tensor a(DT_FLOAT, TensorShape({4})), b(DT_FLOAT, TensorShape({5}));
+  Status copied;
+  context.value()->CopyCPUTensorToDevice(&a, nullptr, &b,
+                                         [&](const Status& s) { copied = s; });
+  EXPECT_EQ(copied.ToString(),
+            "Internal: Cannot copy a tensor of type float and shape [4] into "
+            "one of type float and shape [5]");
+}
+
+// y = x w + b, fetched from an emulated GPU, is what the CPU computes.
+TEST_F(EmulatedGpuTest, ASessionRunsTheGraphOnTheEmulatedGpu) {
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output x = constant(
+      Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, {2, 3}).value(), "x");
+  Output y;
+  {
+    device_scope on("/gpu:0");
+    Output w = constant(
+        Tensor::FromVector<float>({1, 0, 0, 1, 1, 1}, {3, 2}).value(), "w");
+    Output b = constant(Tensor::FromVector<float>({10, 20}, {2}).value(), "b");
+    y = add(matmul(x, w), b, "y");
+  }
+  SessionOptions options;
+  options.config = EmulatedGpus(1);
+  auto session = DirectSession::Create(options, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  const long long launched = emulator::launched_kernel_count();
+  Status s = session.value()->Run({}, {y.name()}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  // MatMul and Add ran as CUDA kernels on the emulator.
+  EXPECT_GE(emulator::launched_kernel_count() - launched, 2);
+  ASSERT_EQ(out[0].shape(), TensorShape({2, 2}));
+  EXPECT_EQ(out[0].flat<float>()(0), 14.f);
+  EXPECT_EQ(out[0].flat<float>()(1), 25.f);
+  EXPECT_EQ(out[0].flat<float>()(2), 20.f);
+  EXPECT_EQ(out[0].flat<float>()(3), 31.f);
+}
+
+}  // namespace
+}  // namespace minitf::gpu
