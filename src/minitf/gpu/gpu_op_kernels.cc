@@ -67,10 +67,12 @@ StatusOr<std::unique_ptr<OpKernel>> MakeGpuKernel(
   static const ::minitf::internal::KernelRegistration minitf_gpu_kernel_##ctr \
       [[maybe_unused]] (op_type, DEVICE_GPU, MakeGpuKernel<K>, __VA_ARGS__)
 
-// TensorFlow's GPU kernels of the floating-point math; its integer ones
-// mostly run on the host.
+// The dtypes of TensorFlow's GPU kernels. Its int32 arithmetic (the shape
+// computations of gradients: Mean_grad's Prod and Maximum) is registered for
+// the GPU with its tensors in host memory; minitf has no host memory on a
+// GPU, so here those kernels run on the GPU as the others do.
 const std::vector<DType> kFloats = {DT_FLOAT, DT_DOUBLE};
-const std::vector<DType> kNumbers = {DT_FLOAT, DT_DOUBLE, DT_INT64};
+const std::vector<DType> kNumbers = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64};
 
 template <UnaryOp kOp>
 class UnaryGpuOp : public GpuOpKernel {
