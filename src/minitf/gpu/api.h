@@ -11,8 +11,10 @@
 // every program that includes <minitf/minitf.h>. The layer also has
 // TensorFlow's BFC allocator of a GPU's memory (bfc_allocator.h), with the
 // rules for how much of the card it takes (gpu_allocator.h); linking the
-// layer makes virtual GPUs allocate through it, as GPU_<n>_bfc. The CUDA
-// device, its kernels and cuBLAS come next.
+// layer makes virtual GPUs allocate through it, as GPU_<n>_bfc. The engine's
+// GPU kernels (kernels/ops/*.cuh) sit behind GpuKernels (gpu_kernels.h), run
+// by the emulator or, in library minitf_gpu_cuda_kernels, by a GPU with
+// cuBLAS; gpu_ops.h applies them to tensors. The CUDA device comes next.
 //
 //   // kernels.cuh, compiled by nvcc or by the host compiler:
 //   #include "minitf/gpu/emulator/cuda.h"
@@ -23,4 +25,6 @@
 
 #include "minitf/gpu/bfc_allocator.h"
 #include "minitf/gpu/gpu_allocator.h"
+#include "minitf/gpu/gpu_kernels.h"
+#include "minitf/gpu/gpu_ops.h"
 #include "minitf/gpu/sub_allocator.h"

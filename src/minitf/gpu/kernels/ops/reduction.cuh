@@ -16,6 +16,9 @@
 //   - inner > 1 (reduce_sum(x, axis=0) of a matrix): a thread per output.
 //     Thread j walks down column j, `middle` steps of stride `inner`; at
 //     each step the threads of a warp read `inner`-neighbours, coalesced.
+//     Short rows (middle <= kShortRow) take this layout too, a thread per
+//     row: a block of 256 threads on a row of 3 values would leave 253 of
+//     them idle, and synchronise all 256 to add up three numbers.
 // ArgMax and ArgMin take the second layout for every shape.
 //
 //   // x:[rows, n] -> out:[rows], the sum of each row
@@ -101,6 +104,8 @@ __device__ T Divide(T value, int64_t divisor) {
 
 /// Elements of a row one block reduces; longer rows are split.
 inline constexpr int64_t kRowChunk = 8192;
+/// Rows up to this long are reduced by one thread each.
+inline constexpr int64_t kShortRow = 64;
 
 // --8<-- [start:row_kernel]
 /// x:[rows, middle] -> out:[rows * splits]: block task (row, s) reduces the
@@ -146,9 +151,9 @@ __global__ void ColumnReduceKernel(const T* x, T* out, int64_t outer,
 
 /// How many blocks share each row of a reduction with inner == 1: enough
 /// that each reduces at most kRowChunk elements, and no more than keep all
-/// kMaxBlocks busy. 1 when inner > 1.
+/// kMaxBlocks busy. 1 when inner > 1 or the rows are short.
 inline int64_t RowSplits(int64_t outer, int64_t middle, int64_t inner) {
-  if (inner != 1) return 1;
+  if (inner != 1 || middle <= kShortRow) return 1;
   const int64_t by_size = (middle + kRowChunk - 1) / kRowChunk;
   const int64_t by_grid = outer >= kMaxBlocks ? 1 : kMaxBlocks / outer;
   const int64_t splits = by_size < by_grid ? by_size : by_grid;
@@ -166,7 +171,7 @@ template <class T, class R>
 cudaError_t LaunchReduceWith(const T* x, T* out, int64_t outer, int64_t middle,
                              int64_t inner, int64_t divisor, T* scratch,
                              cudaStream_t stream) {
-  if (inner != 1) {
+  if (inner != 1 || middle <= kShortRow) {
     MINITF_LAUNCH(MINITF_KERNEL_NAME(ColumnReduceKernel<T, R>),
                   BlocksFor(outer * inner), kBlock, 0, stream, x, out, outer,
                   middle, inner, divisor);
