@@ -205,6 +205,40 @@ TEST_F(DirectSessionTest, VariablesLiveOnTheirDevice) {
   EXPECT_TRUE(session->resource_manager(cpu)->DebugNames().empty());
 }
 
+// As in chapter 3's session: the fetch of a variable shows the value its run
+// leaves, as TensorFlow's fetch, which shares the variable's buffer, does;
+// a reader computes with the value it read.
+TEST_F(DirectSessionTest, AFetchOfAVariableShowsTheUpdatesOfItsRun) {
+  Variable w(Tensor({1.f, 2.f}), "weight");
+  Output reader = w.value() * constant(1.f);
+  Output update = w.assign_add(Tensor({1.f, 1.f}));
+  auto session = MakeSession();
+  Run(session.get(), {}, {w.initializer().name()});
+  std::vector<Tensor> out =
+      Run(session.get(), {"weight:0", reader.name()}, {update.node()->name()});
+  EXPECT_EQ(out[0].ToVector<float>(), (std::vector<float>{2.f, 3.f}));
+  EXPECT_EQ(out[1].ToVector<float>(), (std::vector<float>{1.f, 2.f}));
+}
+
+// A variable on another device than the client's reaches the client as a
+// copy, made when it is sent, before the update: TensorFlow's GPU variable
+// is copied to the host as the fetch's _Send runs, too.
+TEST_F(DirectSessionTest, AFetchOfAVariableOnAnotherDeviceIsSentBeforeUpdates) {
+  Variable w;
+  {
+    device_scope on("/gpu:0");
+    w = Variable(Tensor({1.f, 2.f}), "weight");
+  }
+  Output update = w.assign_add(Tensor({1.f, 1.f}));
+  auto session = MakeSession(testing::VirtualGpus(1));
+  Run(session.get(), {}, {w.initializer().name()});
+  EXPECT_EQ(Run(session.get(), {"weight:0"}, {update.node()->name()})[0]
+                .ToVector<float>(),
+            (std::vector<float>{1.f, 2.f}));
+  EXPECT_EQ(Run(session.get(), {"weight:0"})[0].ToVector<float>(),
+            (std::vector<float>{2.f, 3.f}));
+}
+
 TEST_F(DirectSessionTest, UninitializedValuesReadAsChapterTwoReportsThem) {
   Variable w;
   {

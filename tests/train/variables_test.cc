@@ -158,6 +158,42 @@ TEST(VariableTest, AFetchedValueDoesNotChangeWhenTheVariableDoes) {
   EXPECT_EQ(Values(after), (std::vector<float>{2.f, 3.f}));
 }
 
+// TensorFlow's fetch of a variable shares its buffer, which the run's
+// updates write in place: sess.run([train_op, w]) shows w after the step
+// (checked against TensorFlow 2.21's tf.compat.v1). A reader computes with
+// the value it read.
+TEST(VariableTest, AFetchOfTheVariableShowsTheUpdatesOfItsRun) {
+  Graph g;
+  graph_scope use(g);
+  Variable v(Tensor({1.f, 2.f}), "v");
+  Output add = v.assign_add(Tensor({1.f, 1.f}));
+  Output reader = v + constant(Tensor({0.f, 0.f}));
+  Session sess;
+  sess.run(v.initializer());
+  std::vector<Tensor> r = sess.run({add.op(), v});
+  EXPECT_EQ(Values(r[1]), (std::vector<float>{2.f, 3.f}));
+  r = sess.run({v, add.op()});
+  EXPECT_EQ(Values(r[0]), (std::vector<float>{3.f, 4.f}));
+  r = sess.run({v, reader}, {}, {add.op()});
+  EXPECT_EQ(Values(r[0]), (std::vector<float>{4.f, 5.f}));
+  EXPECT_EQ(Values(r[1]), (std::vector<float>{3.f, 4.f}));
+  EXPECT_EQ(Values(sess.run(v)), (std::vector<float>{4.f, 5.f}));
+}
+
+// The fetch reads the variable when its VariableV2 runs, before the
+// initializer, and only then follows it: TensorFlow fails too.
+TEST(VariableTest, AFetchOfAVariableInitializedInTheSameRunFails) {
+  Graph g;
+  graph_scope use(g);
+  Variable v(1.f, "v");
+  Session sess;
+  EXPECT_EQ(ErrorOf<errors::FailedPreconditionError>([&] {
+              sess.run({v.initializer(), v});
+            }),
+            "Attempting to use uninitialized value v\n"
+            "\t [[{{node v}}]]");
+}
+
 TEST(VariableTest, UpdatesWriteInPlaceWhenNoReaderHoldsTheValue) {
   Graph g;
   graph_scope use(g);
@@ -179,7 +215,13 @@ TEST(VariableTest, ReadingBeforeInitializationFailsAsInTensorFlow) {
   Variable w(0.0f, "weight");
   Output y = w * constant(2.f);
   Session sess;
+  // A fetch of w fetches its VariableV2's output (Variable::as_graph_element).
   EXPECT_EQ(ErrorOf<errors::FailedPreconditionError>([&] { sess.run(w); }),
+            "Attempting to use uninitialized value weight\n"
+            "\t [[{{node weight}}]]");
+  EXPECT_EQ(ErrorOf<errors::FailedPreconditionError>([&] {
+              sess.run({w, y});
+            }),
             "Attempting to use uninitialized value weight\n"
             "\t [[{{node weight/read}}]]");
   EXPECT_EQ(ErrorOf<errors::FailedPreconditionError>([&] { sess.run(y); }),

@@ -16,7 +16,9 @@
 #include <minitf/minitf.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -24,13 +26,25 @@ namespace tf = minitf;
 
 namespace {
 
-// A float32 as Python's format() prints a NumPy float32: the shortest digits
-// that read back to the same float, with ".0" on whole numbers.
+// A float32 as the seed's '{}'.format(loss_val) prints a NumPy float32:
+// NumPy formats it as the Python float, a double, it widens to, so 34.712307f
+// prints as 34.71230697631836; and a Python float prints its shortest digits
+// that read back to the same double, positional from 1e-4 up to 1e16 (with
+// ".0" on whole numbers), in scientific notation outside.
 std::string PyFloat(float v) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  const double d = v;
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[64];
+  char* end =
+      std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific)
+          .ptr;
+  const std::string scientific(buf, end);  // "3.471230697631836e+01"
+  const int exponent = std::stoi(scientific.substr(scientific.find('e') + 1));
+  if (exponent < -4 || exponent >= 16) return scientific;
+  end = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed).ptr;
   std::string s(buf, end);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  if (s.find('.') == std::string::npos) s += ".0";
   return s;
 }
 

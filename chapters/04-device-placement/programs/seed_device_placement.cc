@@ -21,16 +21,45 @@
 // floats are chapter 3's seed_linear_regression's to the last digit: where
 // an op runs does not change what it computes. As there, the loop runs the
 // seed's 100,000 steps unless --steps asks for fewer, and each value is
-// printed as Python's format() prints a NumPy float32 (the tensor printer's
-// scalar form: the shortest digits that read back to the same float).
+// printed as the seed's '{}'.format() prints a NumPy float32, with chapter
+// 3's PyFloat.
 // Usage: seed_device_placement [--steps N]   (the seed's 100000)
 #include <minitf/minitf.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace tf = minitf;
+
+namespace {
+
+// A float32 as the seed's '{}'.format(loss_val) prints a NumPy float32:
+// NumPy formats it as the Python float, a double, it widens to, so 34.712307f
+// prints as 34.71230697631836; and a Python float prints its shortest digits
+// that read back to the same double, positional from 1e-4 up to 1e16 (with
+// ".0" on whole numbers), in scientific notation outside.
+std::string PyFloat(float v) {
+  const double d = v;
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[64];
+  char* end =
+      std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific)
+          .ptr;
+  const std::string scientific(buf, end);  // "3.471230697631836e+01"
+  const int exponent = std::stoi(scientific.substr(scientific.find('e') + 1));
+  if (exponent < -4 || exponent >= 16) return scientific;
+  end = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed).ptr;
+  std::string s(buf, end);
+  if (s.find('.') == std::string::npos) s += ".0";
+  return s;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   int steps = 100000;
@@ -71,8 +100,9 @@ int main(int argc, char** argv) {
                        {out, {3.f, 5.f, 7.f, 9.f, 11.f, 13.f, 15.f}}});
     if (i % 100 == 0) {
       std::printf("Step %d: loss = %s, w = %s, b = %s\n", i,
-                  r[1].ToString().c_str(), r[2].ToString().c_str(),
-                  r[3].ToString().c_str());
+                  PyFloat(r[1].scalar<float>()).c_str(),
+                  PyFloat(r[2].scalar<float>()).c_str(),
+                  PyFloat(r[3].scalar<float>()).c_str());
     }
   }
   // --8<-- [end:seed]

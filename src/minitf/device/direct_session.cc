@@ -35,6 +35,10 @@ struct DirectSession::Plan {
   std::vector<Output> fetches;  // without repeats
   std::vector<Rendezvous::ParsedKey> fetch_keys;
   std::vector<int> fetch_index;  // by fetch asked for: its place in fetches
+  // By fetch: the kernel that reads it again when the step is over (a
+  // reference on the client device, executor.h's RereadRef), or null.
+  std::vector<OpKernel*> fetch_reread;
+  std::vector<std::unique_ptr<OpKernel>> reread_kernels;  // those made here
   std::vector<Part> parts;
   int inline_part = 0;  // the part the calling thread starts
 };
@@ -259,6 +263,18 @@ StatusOr<std::shared_ptr<const DirectSession::Plan>> DirectSession::CreatePlan(
     plan->fetches.push_back(t);
     plan->fetch_keys.push_back(ClientKey(*client_device_, t));
     fetches_placed.push_back(placed(t));
+    // A reference fetched where it lives is read again at the step's end,
+    // as TensorFlow's fetch shares the buffer; one on another device is a
+    // copy, made when it is sent, in TensorFlow too.
+    OpKernel* reread = nullptr;
+    const bool fed =
+        std::find(sig.feeds.begin(), sig.feeds.end(), t) != sig.feeds.end();
+    if (!fed && HasRefType(t) &&
+        placed(t).node()->assigned_device() == client_device_->name()) {
+      TF_ASSIGN_OR_RETURN(
+          reread, KernelFor(*t.node(), client_device_, &plan->reread_kernels));
+    }
+    plan->fetch_reread.push_back(reread);
   }
   for (const Node* n : sig.targets)
     targets_placed.push_back(placed_->node(n->id()));
@@ -395,6 +411,10 @@ Status DirectSession::Run(
       status = AttachNodeName(UninitializedValueError(plan->fetches[j]),
                               *plan->fetches[j].node());
     }
+    if (status.ok() && plan->fetch_reread[j] != nullptr) {
+      status = RereadRef(*plan->fetch_reread[j], plan->fetches[j], step_id,
+                         &fetched[j]);
+    }
   }
   {
     std::lock_guard<std::mutex> lock(transfers_mu_);
@@ -423,6 +443,23 @@ Status DirectSession::Run(
   return Status::OK();
 }
 // --8<-- [end:run]
+
+Status DirectSession::RereadRef(OpKernel& kernel, const Output& fetch,
+                                int64_t step_id, Tensor* value) {
+  std::vector<Tensor> outputs(fetch.node()->num_outputs());
+  OpKernelContext::Params params;
+  params.outputs = outputs.data();
+  params.num_outputs = static_cast<int>(outputs.size());
+  params.allocator = client_device_->allocator();
+  params.resource_manager = resource_mgrs_.at(client_device_).get();
+  params.step_id = step_id;
+  OpKernelContext ctx(params);
+  TF_RETURN_IF_ERROR(AttachNodeName(kernel.RereadRef(&ctx), *fetch.node()));
+  if (outputs[fetch.index()].IsInitialized()) {
+    *value = std::move(outputs[fetch.index()]);
+  }
+  return Status::OK();
+}
 
 Status DirectSession::Close() {
   // Kernels, plans and devices stay until destruction: a run still in

@@ -138,6 +138,11 @@ class DirectSession : public SessionInterface {
   // (under its lock).
   StatusOr<OpKernel*> KernelFor(const Node& node, Device* device,
                                 std::vector<std::unique_ptr<OpKernel>>* owned);
+  // Sets `*value`, the fetch of a reference on the client device, to what
+  // the reference refers to now, at the end of step `step_id`, by the
+  // kernel of its node (OpKernel::RereadRef).
+  Status RereadRef(OpKernel& kernel, const Output& fetch, int64_t step_id,
+                   Tensor* value);
 
   const SessionOptions options_;
   const std::shared_ptr<Graph> graph_;

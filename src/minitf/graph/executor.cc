@@ -87,6 +87,22 @@ StatusOr<std::vector<int>> TopologicalSort(
   return order;
 }
 
+bool HasRefType(const Output& t) {
+  int first = 0;
+  for (const ArgDef& arg : t.node()->op_def().outputs) {
+    int count = 1;
+    if (!arg.number_attr.empty()) {
+      auto n = t.node()->attrs().find(arg.number_attr);
+      count = n == t.node()->attrs().end() || !n->second.holds<int64_t>()
+                  ? 0
+                  : static_cast<int>(n->second.get<int64_t>());
+    }
+    if (t.index() < first + count) return arg.is_ref;
+    first += count;
+  }
+  return false;
+}
+
 Status AttachNodeName(const Status& status, const Node& node) {
   if (status.ok()) return status;
   return Status(status.code(),
@@ -203,6 +219,8 @@ StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(
     plan->fetch_slots.push_back(slot_of(t));
     plan->fetches.push_back(t);
     fetched[plan->fetch_slots.back()] = true;
+    plan->fetch_reread_steps.push_back(
+        fed(t) < 0 && HasRefType(t) ? producer[plan->fetch_slots.back()] : -1);
   }
 
   // A value dies after its last reader, or at once if no one reads it, so a
@@ -221,6 +239,33 @@ StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(
   }
   return plan;
 }
+
+namespace {
+
+// A fetched reference shows what it refers to as the run leaves it:
+// TensorFlow's fetch of a variable shares its buffer, which the run's
+// updates write in place, where minitf's may write a copy (chapter 3).
+Status RereadFetchedRefs(const ExecutionPlan& plan,
+                         OpKernelContext::Params params,
+                         std::vector<Tensor>* fetched) {
+  for (size_t f = 0; f < plan.fetch_reread_steps.size(); ++f) {
+    if (plan.fetch_reread_steps[f] < 0) continue;
+    const PlanStep& step = plan.steps[plan.fetch_reread_steps[f]];
+    std::vector<Tensor> outputs(step.num_outputs);
+    params.inputs = nullptr;
+    params.num_inputs = 0;
+    params.outputs = outputs.data();
+    params.num_outputs = step.num_outputs;
+    OpKernelContext ctx(params);
+    Status s = step.kernel->RereadRef(&ctx);
+    if (!s.ok()) return AttachNodeName(s, *step.node);
+    Tensor& now = outputs[plan.fetches[f].index()];
+    if (now.IsInitialized()) (*fetched)[f] = std::move(now);
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 // --8<-- [start:run_plan]
 Status RunPlan(const ExecutionPlan& plan,
@@ -286,7 +331,7 @@ Status RunPlan(const ExecutionPlan& plan,
   fetched->clear();
   fetched->reserve(plan.fetch_slots.size());
   for (int32_t s : plan.fetch_slots) fetched->push_back(values[s]);
-  return Status::OK();
+  return RereadFetchedRefs(plan, params, fetched);
 }
 // --8<-- [end:run_plan]
 

@@ -68,6 +68,9 @@ struct ExecutionPlan {
   std::vector<PlanFeed> feeds;       ///< In the order values are passed.
   std::vector<int32_t> fetch_slots;  ///< In the order fetches were asked.
   std::vector<Output> fetches;       ///< The tensors, for error messages.
+  /// Per fetch: the step whose kernel reads it again when the steps are
+  /// done (RereadRef), for a reference that is not fed; else -1.
+  std::vector<int32_t> fetch_reread_steps;
   int32_t num_values = 0;
 };
 
@@ -114,6 +117,9 @@ struct RunEnv {
 
 /// Runs `plan` with `feed_values` (one per plan.feeds, same order, already
 /// checked against them) and returns the fetched tensors in `fetched`. A
+/// fetched reference (HasRefType) is read again once every step has run
+/// (OpKernel::RereadRef), so `sess.run({train_op, w})` returns `w` after
+/// the update, as TensorFlow does. A
 /// kernel's error comes back with "\n\t [[{{node NAME}}]]" appended, as
 /// TensorFlow 1.14 reports it. A step given an input that holds no value (an
 /// uninitialized variable), unless its op allows that, and a fetch of such a
@@ -124,6 +130,10 @@ struct RunEnv {
 Status RunPlan(const ExecutionPlan& plan,
                const std::vector<Tensor>& feed_values, const RunEnv& env,
                std::vector<Tensor>* fetched);
+
+/// True when `t` is a reference: its op's OpDef declares it Ref(T), as
+/// VariableV2's output is.
+bool HasRefType(const Output& t);
 
 /// `status` with the node attached, as the executor reports kernel errors.
 Status AttachNodeName(const Status& status, const Node& node);

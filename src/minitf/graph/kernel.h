@@ -134,6 +134,16 @@ class OpKernel {
   /// executor adds the node's name.
   virtual Status Compute(OpKernelContext* ctx) = 0;
 
+  /// For an op whose output is a reference (Ref(T) in its OpDef: a
+  /// variable's VariableV2): sets that output again from what it refers to,
+  /// as it stands now. A session calls it for a fetched reference once the
+  /// run's steps are done, so the fetch shows the referenced value as the
+  /// run leaves it, updates of the same run included: TensorFlow's fetch of a
+  /// reference shares the variable's buffer, which the run's updates write
+  /// in place. Reads no inputs. The default sets nothing, and the fetch
+  /// keeps the value the op output when it ran.
+  virtual Status RereadRef(OpKernelContext* /*ctx*/) { return Status::OK(); }
+
   const std::string& name() const { return name_; }
   const std::string& type_string() const { return type_; }
 

@@ -174,6 +174,25 @@ class FeedKey {
   std::string name_;
 };
 
+/// A handle that is fetched as another tensor than the one it stands for in
+/// an op's inputs, as Python's _as_graph_element says: a Variable (chapter 3)
+/// computes with its read but is fetched as its VariableV2's output.
+template <typename T>
+concept HasGraphElement = requires(const T& t) {
+  { t.as_graph_element() } -> std::convertible_to<Output>;
+};
+
+/// The tensor that fetching `t` fetches.
+template <typename T>
+requires std::convertible_to<const T&, Output> Output
+FetchedTensor(const T& t) {
+  if constexpr (HasGraphElement<T>) {
+    return t.as_graph_element();
+  } else {
+    return static_cast<Output>(t);
+  }
+}
+
 /// What one fetch asks for: a tensor's value, or that an op run. A string
 /// with a ':' names a tensor ("c:0"), one without names an op ("train"), as
 /// Python's sess.run reads strings.
@@ -186,7 +205,7 @@ class Fetch {
   template <typename T>
   requires(std::convertible_to<const T&, Output> && !std::same_as<T, Output>)
       Fetch(const T& t)
-      : Fetch(static_cast<Output>(t)) {}  // NOLINT
+      : Fetch(FetchedTensor(t)) {}  // NOLINT
 
   /// True when this fetch runs an op and returns no value.
   bool is_op() const;
@@ -226,6 +245,11 @@ class Session {
 
   /// The value of one tensor.
   Tensor run(const Output& fetch, const FeedDict& feeds = {});
+  /// The value of a handle fetched as another tensor (a Variable).
+  template <HasGraphElement T>
+  Tensor run(const T& fetch, const FeedDict& feeds = {}) {
+    return run(FetchedTensor(fetch), feeds);
+  }
   /// By name: "c:0" returns that tensor; "c" runs op c and returns an
   /// uninitialized Tensor, as Python returns None. (A template for
   /// std::string only, so that `run({"a:0", "b:0"})` is not read as a string

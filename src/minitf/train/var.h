@@ -32,6 +32,10 @@ namespace minitf {
 /// readers (a fetched value, the output of a read). An update writes into the
 /// buffer only when no reader holds it (see CanUpdateInPlace) and otherwise
 /// makes a new buffer, so a value a reader holds never changes under it.
+/// TensorFlow's updates write in place whoever holds the buffer, and its
+/// fetch of a variable, which shares the buffer, shows the run's updates;
+/// minitf gives a fetch of a variable the same value by reading it again
+/// when the run ends (OpKernel::RereadRef), not by changing it under anyone.
 ///
 /// Thread safety: mu() guards tensor(); every kernel locks it, whatever the
 /// op's use_locking attr says, so concurrent updates never lose a write.

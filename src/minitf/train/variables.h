@@ -6,7 +6,8 @@
 // initial value in, and the read "weight/read" that other ops use. The value
 // itself is not in the graph: each Session keeps its own (var.h), so it must
 // be initialized in every session before it is read. Used where a tensor is
-// expected, a Variable stands for its read, so `w * x + b` builds as in Python.
+// expected, a Variable stands for its read, so `w * x + b` builds as in Python;
+// fetched, it stands for its VariableV2's output, as in Python too.
 //
 //   auto w = tf::Variable(0.0f, "weight");       // <tf.Variable 'weight:0'
 //   ...> auto y = w * x + b; tf::Session sess;
@@ -64,9 +65,13 @@ class Variable {
 
   /// The value to compute with: the Identity "weight/read".
   Output value() const { return snapshot_; }
-  /// Where a tensor is expected, a Variable is its value(): `w * x`,
-  /// `sess.run({w, b})`, a feed_dict key.
+  /// Where a tensor is expected, a Variable is its value(): `w * x`, a
+  /// feed_dict key.
   operator Output() const { return snapshot_; }  // NOLINT: as TensorFlow
+  /// What `sess.run(w)` and `sess.run({train_op, w})` fetch: ref(), as
+  /// Python's Variable._as_graph_element says. A fetched reference shows the
+  /// value as the run leaves it, after a train_op of the same run.
+  Output as_graph_element() const { return variable_; }
   /// The VariableV2's output: the `ref` that assign ops take.
   Output ref() const { return variable_; }
 

@@ -51,6 +51,8 @@ class RefKernel : public OpKernel {
 // --8<-- [start:variable_kernel]
 // Outputs the variable's value, sharing its buffer, or leaves the output
 // unset while it has none (the executor stops its readers, not Assign).
+// A fetch of the variable reads it again when the run's steps are done, and
+// so gets the value the run's updates left (OpKernel::RereadRef).
 class VariableOp : public OpKernel {
  public:
   explicit VariableOp(const OpKernelConstruction& c)
@@ -61,6 +63,7 @@ class VariableOp : public OpKernel {
     if (var->is_initialized()) ctx->set_output(0, *var->tensor());
     return Status::OK();
   }
+  Status RereadRef(OpKernelContext* ctx) override { return Compute(ctx); }
 
  private:
   const VarLocation loc_;
