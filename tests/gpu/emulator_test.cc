@@ -3,7 +3,9 @@
 // once, warp primitives in lock-step, and the runtime API with CUDA's errors.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "minitf/gpu/emulator/sanitizer.h"
@@ -241,6 +243,34 @@ TEST_F(EmulatorTest, StreamsRunInOrderAndEventsMarkTheirWork) {
   EXPECT_EQ(cudaEventDestroy(copied), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(first), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(second), cudaSuccess);
+}
+
+// Takes its time, then writes: what a stream that waits for it must see.
+__global__ void slow_store(int* where, int value) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  *where = value;
+}
+
+TEST_F(EmulatorTest, AnEventMayBeDestroyedWhileAStreamStillWaitsForIt) {
+  cudaStream_t producer, consumer;
+  cudaEvent_t written;
+  ASSERT_EQ(cudaStreamCreate(&producer), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreate(&consumer), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&written), cudaSuccess);
+  DeviceVector<int> d_value(std::vector<int>{0});
+  MINITF_LAUNCH(slow_store, 1, 1, 0, producer, d_value.get(), 7);
+  ASSERT_EQ(cudaEventRecord(written, producer), cudaSuccess);
+  ASSERT_EQ(cudaStreamWaitEvent(consumer, written, 0), cudaSuccess);
+  // As in CUDA, destroying the event does not cancel the wait, nor wait.
+  ASSERT_EQ(cudaEventDestroy(written), cudaSuccess);
+  int seen = -1;
+  ASSERT_EQ(cudaMemcpyAsync(&seen, d_value.get(), sizeof seen,
+                            cudaMemcpyDeviceToHost, consumer),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(consumer), cudaSuccess);
+  EXPECT_EQ(seen, 7);
+  EXPECT_EQ(cudaStreamDestroy(producer), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(consumer), cudaSuccess);
 }
 
 TEST_F(EmulatorTest, TheDeviceAndItsErrorsAreCudas) {

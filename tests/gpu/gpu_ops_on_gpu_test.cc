@@ -1,6 +1,6 @@
 // The GPU ops' harness (gpu_ops_testing.h) on a real GPU: the kernels
-// compiled by nvcc (library minitf_gpu_cuda_kernels), MatMul by cuBLAS,
-// against the CPU kernels of chapters 1-3. This file is host code: the
+// compiled by nvcc (part of minitf_gpu where CMake finds nvcc), MatMul by
+// cuBLAS, against the CPU kernels of chapters 1-3. This file is host code: the
 // kernels are behind GpuKernels, so only their library needs nvcc. Without a
 // GPU or its driver every test skips, with CUDA's reason.
 #include <string>

@@ -13,8 +13,9 @@
 // rules for how much of the card it takes (gpu_allocator.h); linking the
 // layer makes virtual GPUs allocate through it, as GPU_<n>_bfc. The engine's
 // GPU kernels (kernels/ops/*.cuh) sit behind GpuKernels (gpu_kernels.h), run
-// by the emulator or, in library minitf_gpu_cuda_kernels, by a GPU with
-// cuBLAS; gpu_ops.h applies them to tensors. The CUDA device comes next.
+// by the emulator or, in the layer library where nvcc is found, by a GPU with
+// cuBLAS; gpu_ops.h applies them to tensors. The GPU device (gpu_device.h)
+// runs them for the graph's ops, on a real GPU or an emulated one.
 //
 //   // kernels.cuh, compiled by nvcc or by the host compiler:
 //   #include "minitf/gpu/emulator/cuda.h"
@@ -25,6 +26,7 @@
 
 #include "minitf/gpu/bfc_allocator.h"
 #include "minitf/gpu/gpu_allocator.h"
+#include "minitf/gpu/gpu_device.h"
 #include "minitf/gpu/gpu_kernels.h"
 #include "minitf/gpu/gpu_ops.h"
 #include "minitf/gpu/sub_allocator.h"

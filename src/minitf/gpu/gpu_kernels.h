@@ -4,10 +4,10 @@
 // The kernels are written once, in CUDA C++ (kernels/ops/*.cuh), and built
 // twice: by the host compiler against the CPU emulator of CUDA
 // (EmulatedGpuKernels, always there) and, where CMake finds nvcc, by nvcc for
-// a real GPU (CudaGpuKernels, library minitf_gpu_cuda_kernels). Engine code
-// must not include either build's headers: cuda.h defines CUDA's keywords as
-// macros, and the two builds' cudaStream_t are different types. So the
-// engine sees this class instead: raw device pointers, a DType, sizes, and
+// a real GPU (CudaGpuKernels, in the layer library where CMake finds nvcc).
+// Engine code must not include either build's headers: cuda.h defines CUDA's
+// keywords as macros, and the two builds' cudaStream_t are different types. So
+// the engine sees this class instead: raw device pointers, a DType, sizes, and
 // the stream as an opaque GpuStream, the backend's cudaStream_t.
 //
 // Every method only enqueues work on `stream` and returns; the caller
@@ -302,9 +302,9 @@ class GpuKernels {
 /// CUDA (minitf_cuda_emulator). MatMul is the course's teaching GEMM.
 const GpuKernels& EmulatedGpuKernels();
 
-/// The kernels compiled by nvcc, MatMul by cuBLAS. Defined only where CMake
-/// found nvcc (library minitf_gpu_cuda_kernels, MINITF_HAVE_CUDA). Never
-/// null; without a driver or device its methods return CUDA's error.
+/// The kernels compiled by nvcc, MatMul by cuBLAS: part of minitf_gpu only
+/// where CMake found nvcc. Never null; without a driver or device its
+/// methods return CUDA's error.
 const GpuKernels* CudaGpuKernels();
 
 }  // namespace minitf::gpu

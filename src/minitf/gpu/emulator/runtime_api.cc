@@ -77,39 +77,59 @@ class Stream {
 };
 
 /// An event: recorded into a stream, it happens when the work before it is
-/// done, and keeps the host time at which it did.
+/// done, and keeps the host time at which it did. Each record is a state of
+/// its own, shared with the work that completes it or waits for it: as in
+/// CUDA, a stream told to wait for an event waits for the record made last
+/// before it was told, whatever is recorded later, and the event may be
+/// destroyed while queued work still refers to a record.
 class Event {
  public:
-  void arm() {
-    std::lock_guard lock(mutex_);
-    recorded_ = true;
-    done_ = false;
-  }
-  void happen() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-      when_ = std::chrono::steady_clock::now();
+  struct Record {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool done = false;
+    std::chrono::steady_clock::time_point when;
+
+    void happen() {
+      {
+        std::lock_guard lock(mutex);
+        done = true;
+        when = std::chrono::steady_clock::now();
+      }
+      changed.notify_all();
     }
-    changed_.notify_all();
+    void wait() {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return done; });
+    }
+  };
+
+  /// A new record, not yet done, which becomes the event's latest.
+  std::shared_ptr<Record> arm() {
+    std::lock_guard lock(mutex_);
+    latest_ = std::make_shared<Record>();
+    return latest_;
+  }
+  /// The latest record; nullptr when the event was never recorded.
+  std::shared_ptr<Record> latest() {
+    std::lock_guard lock(mutex_);
+    return latest_;
   }
   void wait() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !recorded_ || done_; });
+    if (std::shared_ptr<Record> record = latest()) record->wait();
   }
   /// 0: never recorded; 1: recorded, not yet done; 2: done.
   int status(std::chrono::steady_clock::time_point* when) {
-    std::lock_guard lock(mutex_);
-    if (when != nullptr) *when = when_;
-    return !recorded_ ? 0 : done_ ? 2 : 1;
+    std::shared_ptr<Record> record = latest();
+    if (record == nullptr) return 0;
+    std::lock_guard lock(record->mutex);
+    if (when != nullptr) *when = record->when;
+    return record->done ? 2 : 1;
   }
 
  private:
   std::mutex mutex_;
-  std::condition_variable changed_;
-  bool recorded_ = false;
-  bool done_ = false;
-  std::chrono::steady_clock::time_point when_;
+  std::shared_ptr<Record> latest_;  // guarded by mutex_
 };
 
 namespace {
@@ -493,7 +513,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
   if (!emu::valid_stream(stream) || !emu::valid_event(event)) {
     return emu::fail(cudaErrorInvalidResourceHandle);
   }
-  emu::submit(stream, [event] { event->wait(); });
+  // A wait for an event never recorded is no wait, as in CUDA.
+  if (std::shared_ptr<emu::Event::Record> record = event->latest()) {
+    emu::submit(stream, [record] { record->wait(); });
+  }
   return cudaSuccess;
 }
 
@@ -508,7 +531,8 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!emu::valid_event(event))
     return emu::fail(cudaErrorInvalidResourceHandle);
-  event->wait();
+  // As CUDA's, the call returns at once: work still queued that records or
+  // waits for the event holds its record, not the event.
   {
     std::lock_guard lock(emu::device().mutex);
     emu::device().events.erase(event);
@@ -521,8 +545,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!emu::valid_event(event) || !emu::valid_stream(stream)) {
     return emu::fail(cudaErrorInvalidResourceHandle);
   }
-  event->arm();
-  emu::submit(stream, [event] { event->happen(); });
+  emu::submit(stream, [record = event->arm()] { record->happen(); });
   return cudaSuccess;
 }
 
