@@ -206,5 +206,28 @@ TEST_F(EmulatedGpuTest, ASessionRunsTheGraphOnTheEmulatedGpu) {
   EXPECT_EQ(out[0].flat<float>()(3), 31.f);
 }
 
+// A GPU the session does not have is chapter 4's placement error, whatever
+// kernels the GPUs run.
+TEST_F(EmulatedGpuTest, AGpuThatDoesNotExistIsAPlacementError) {
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output y;
+  {
+    device_scope on("/gpu:3");
+    y = add(constant(Tensor(2.f), "x"), constant(Tensor(3.f), "z"), "y");
+  }
+  SessionOptions options;
+  options.config = EmulatedGpus(1);
+  auto session = DirectSession::Create(options, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  const Status s = session.value()->Run({}, {y.name()}, {}, &out);
+  EXPECT_EQ(s.code(), error::INVALID_ARGUMENT) << s;
+  EXPECT_NE(s.message().find("Could not satisfy explicit device specification "
+                             "'/gpu:3'"),
+            std::string::npos)
+      << s;
+}
+
 }  // namespace
 }  // namespace minitf::gpu
