@@ -9,7 +9,7 @@
 // without a kernel here keep the alias: on an emulated GPU they run the CPU
 // kernel on device memory the CPU can read (GpuDeviceContext::KernelQueued
 // says why that is safe); a real GPU must have a kernel here for every op it
-// runs.
+// runs (ApplyRMSProp, for one, has none yet).
 //
 // The index inputs (a reduction's axes, ArgMax's dimension, Fill's dims) are
 // read on the host, as TensorFlow's GPU kernels read them from host memory:
@@ -22,6 +22,7 @@
 #include "minitf/gpu/gpu_ops.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/shape_inference.h"
+#include "minitf/train/kernels/apply_recipe.h"
 
 namespace minitf::gpu {
 namespace {
@@ -306,6 +307,98 @@ class MatMulGpuOp : public GpuOpKernel {
   const bool transpose_b_;
 };
 MINITF_REGISTER_GPU_KERNEL("MatMul", MatMulGpuOp, kFloats);
+
+// --8<-- [start:apply_kernels]
+// The optimizers' updates: layer 3's recipe (find, lock and check the
+// variables, copy-on-write) with the math queued on the GPU. A variable's
+// copy-on-write copy is a device-to-device copy on the compute stream, so
+// the update queued after it reads it in order.
+class GpuApplyOp : public GpuOpKernel {
+ public:
+  GpuApplyOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu,
+             ApplyRecipe recipe)
+      : GpuOpKernel(c, std::move(cpu)), recipe_(std::move(recipe)) {}
+
+ protected:
+  Status RunOnGpu(OpKernelContext* ctx, const GpuStreamContext& gpu,
+                  const ApplyRecipe::Update& update) const {
+    auto* context = static_cast<GpuDeviceContext*>(ctx->op_device_context());
+    return recipe_.Run(ctx, update, [&](const Tensor& from, Tensor* to) {
+      return context->executor()->MemcpyDeviceToDevice(
+          to->device_data(), from.device_data(), from.TotalBytes(), gpu.stream);
+    });
+  }
+
+ private:
+  const ApplyRecipe recipe_;
+};
+
+class ApplyGradientDescentGpuOp : public GpuApplyOp {
+ public:
+  ApplyGradientDescentGpuOp(const OpKernelConstruction& c,
+                            std::unique_ptr<OpKernel> cpu)
+      : GpuApplyOp(c, std::move(cpu),
+                   ApplyRecipe(c, {"var"}, {{1, "alpha"}}, 2, "delta")) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    return RunOnGpu(ctx, gpu, [&](Tensor** vars) {
+      return ApplyGradientDescent(gpu, vars[0], ctx->input(1), ctx->input(2));
+    });
+  }
+};
+
+class ApplyMomentumGpuOp : public GpuApplyOp {
+ public:
+  ApplyMomentumGpuOp(const OpKernelConstruction& c,
+                     std::unique_ptr<OpKernel> cpu)
+      : GpuApplyOp(c, std::move(cpu),
+                   ApplyRecipe(c, {"var", "accum"},
+                               {{2, "lr"}, {4, "momentum"}}, 3, "grad")),
+        use_nesterov_(c.GetAttr<bool>("use_nesterov").value()) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    return RunOnGpu(ctx, gpu, [&](Tensor** vars) {
+      return ApplyMomentum(gpu, vars[0], vars[1], ctx->input(2), ctx->input(3),
+                           ctx->input(4), use_nesterov_);
+    });
+  }
+
+ private:
+  const bool use_nesterov_;
+};
+
+class ApplyAdamGpuOp : public GpuApplyOp {
+ public:
+  ApplyAdamGpuOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : GpuApplyOp(c, std::move(cpu),
+                   ApplyRecipe(c, {"var", "m", "v"},
+                               {{3, "beta1_power"},
+                                {4, "beta2_power"},
+                                {5, "lr"},
+                                {6, "beta1"},
+                                {7, "beta2"},
+                                {8, "epsilon"}},
+                               9, "grad")),
+        use_nesterov_(c.GetAttr<bool>("use_nesterov").value()) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    return RunOnGpu(ctx, gpu, [&](Tensor** vars) {
+      return ApplyAdam(gpu, vars[0], vars[1], vars[2], ctx->input(3),
+                       ctx->input(4), ctx->input(5), ctx->input(6),
+                       ctx->input(7), ctx->input(8), ctx->input(9),
+                       use_nesterov_);
+    });
+  }
+
+ private:
+  const bool use_nesterov_;
+};
+// --8<-- [end:apply_kernels]
+
+MINITF_REGISTER_GPU_KERNEL("ApplyGradientDescent", ApplyGradientDescentGpuOp,
+                           kFloats);
+MINITF_REGISTER_GPU_KERNEL("ApplyMomentum", ApplyMomentumGpuOp, kFloats);
+MINITF_REGISTER_GPU_KERNEL("ApplyAdam", ApplyAdamGpuOp, kFloats);
 
 }  // namespace
 }  // namespace minitf::gpu

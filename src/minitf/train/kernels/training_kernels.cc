@@ -1,11 +1,11 @@
 // CPU kernels of the optimizers' update ops (ops/training_ops.h).
 //
-// Every kernel follows one recipe, ApplyKernel below: find the Vars of its
+// Every kernel follows one recipe (apply_recipe.h): find the Vars of its
 // variable inputs (var and its slots), lock them all, check that they hold
 // values of one shape and that the gradient and hyperparameters have the
 // shapes they must, make each buffer writable (copy-on-write, var.h), then
-// run the update, a few Eigen expressions, on the flat values, a chunk at a
-// time (see RunUpdate).
+// run the update, here a few Eigen expressions on the flat values, a chunk
+// at a time (see RunUpdate).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,32 +18,16 @@
 #include "minitf/graph/kernel.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/kernels/intra_op.h"
+#include "minitf/train/kernels/apply_recipe.h"
 #include "minitf/train/kernels/var_lookup.h"
 #include "minitf/train/var.h"
 
 namespace minitf {
 namespace {
 
-// Holds the locks of several Vars, taken in address order and each once, so
-// that two ops sharing variables (two optimizers on one slot-less variable,
-// say) never wait on each other in a cycle.
-class VarLocks {
- public:
-  explicit VarLocks(const std::vector<std::shared_ptr<Var>>& vars) {
-    std::vector<std::mutex*> mus;
-    for (const auto& v : vars) mus.push_back(&v->mu());
-    std::sort(mus.begin(), mus.end());
-    mus.erase(std::unique(mus.begin(), mus.end()), mus.end());
-    for (std::mutex* mu : mus) locks_.emplace_back(*mu);
-  }
-
- private:
-  std::vector<std::unique_lock<std::mutex>> locks_;
-};
-
-// The base of the Apply kernels, in the CRTP style: Derived names its
+// The base of the CPU Apply kernels, in the CRTP style: Derived names its
 // variable inputs (the first ones: "var", "accum" ...), its scalar inputs
-// and its gradient input, and gives the math as
+// and its gradient input, which ApplyRecipe checks, and gives the math as
 //   template <typename T> void Update(OpKernelContext*, Tensor** vars,
 //                                     int64_t begin, int64_t count) const;
 // which may write vars[0..] in place. Update sees `count` values from
@@ -55,78 +39,24 @@ class ApplyKernel : public OpKernel {
               std::vector<std::pair<int, std::string>> scalars, int grad,
               std::string grad_name)
       : OpKernel(c),
-        ref_names_(std::move(refs)),
-        scalars_(std::move(scalars)),
-        grad_(grad),
-        grad_name_(std::move(grad_name)) {
-    for (int i = 0; i < static_cast<int>(ref_names_.size()); ++i) {
-      StatusOr<VarLocation> loc = RefLocation(c, i);
-      if (!loc.ok()) {
-        bad_ref_ = loc.status();
-        return;
-      }
-      locs_.push_back(std::move(loc).value());
-    }
-  }
+        recipe_(c, std::move(refs), std::move(scalars), grad,
+                std::move(grad_name)) {}
 
   Status Compute(OpKernelContext* ctx) override {
-    if (!bad_ref_.ok()) return bad_ref_;
-    const int n = static_cast<int>(locs_.size());
-    std::vector<std::shared_ptr<Var>> vars;
-    for (const VarLocation& loc : locs_) {
-      TF_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, FindVar(ctx, loc));
-      vars.push_back(std::move(var));
-    }
-    VarLocks lock(vars);
-    // The executor has checked the inputs, so this holds only if a value
-    // were removed in between; say so rather than crash.
-    for (int i = 0; i < n; ++i) {
-      if (!vars[i]->is_initialized()) {
-        return errors::FailedPrecondition(
-            "Attempting to use uninitialized value ", locs_[i].name);
+    return recipe_.Run(ctx, [&](Tensor** values) -> Status {
+      switch (values[0]->dtype()) {
+        case DT_FLOAT:
+          RunUpdate<float>(ctx, values);
+          return Status::OK();
+        case DT_DOUBLE:
+          RunUpdate<double>(ctx, values);
+          return Status::OK();
+        default:
+          return errors::InvalidArgument(
+              type_string(), " does not support ",
+              std::string(DataTypeString(values[0]->dtype())));
       }
-    }
-    const TensorShape& shape = vars[0]->tensor()->shape();
-    for (int i = 1; i < n; ++i) {
-      TF_RETURN_IF_ERROR(
-          SameShape(shape, ref_names_[i], vars[i]->tensor()->shape()));
-    }
-    TF_RETURN_IF_ERROR(SameShape(shape, grad_name_, ctx->input(grad_).shape()));
-    for (const auto& [index, name] : scalars_) {
-      if (ctx->input(index).dims() != 0) {
-        return errors::InvalidArgument(name, " is not a scalar: ",
-                                       ctx->input(index).shape().DebugString());
-      }
-    }
-    std::vector<Tensor*> values;
-    for (int i = 0; i < n; ++i) {
-      Tensor* t = vars[i]->tensor();
-      // A reader holds the old value: write into a copy, so it never sees
-      // the update (var.h). The copy is in the variable's memory, and may
-      // find it full.
-      if (!vars[i]->CanUpdateInPlace(ctx->input(i))) {
-        TF_ASSIGN_OR_RETURN(
-            Tensor copy,
-            Tensor::Allocate(t->dtype(), t->shape(), t->allocator()));
-        std::memcpy(copy.raw_data(), t->raw_data(), t->TotalBytes());
-        *t = std::move(copy);
-      }
-      values.push_back(t);
-    }
-    switch (values[0]->dtype()) {
-      case DT_FLOAT:
-        RunUpdate<float>(ctx, values.data());
-        break;
-      case DT_DOUBLE:
-        RunUpdate<double>(ctx, values.data());
-        break;
-      default:
-        return errors::InvalidArgument(
-            type_string(), " does not support ",
-            std::string(DataTypeString(values[0]->dtype())));
-    }
-    ctx->set_output(0, *values[0]);
-    return Status::OK();
+    });
   }
 
  private:
@@ -168,21 +98,7 @@ class ApplyKernel : public OpKernel {
     });
   }
 
-  // TensorFlow's wording: "var and grad do not have the same shape[2] [3]".
-  static Status SameShape(const TensorShape& var, const std::string& name,
-                          const TensorShape& other) {
-    if (var == other) return Status::OK();
-    return errors::InvalidArgument("var and ", name,
-                                   " do not have the same shape",
-                                   var.DebugString(), " ", other.DebugString());
-  }
-
-  const std::vector<std::string> ref_names_;
-  const std::vector<std::pair<int, std::string>> scalars_;
-  const int grad_;
-  const std::string grad_name_;
-  std::vector<VarLocation> locs_;
-  Status bad_ref_;
+  const ApplyRecipe recipe_;
 };
 
 // Values [begin, begin + count) of a tensor, as an Eigen array.
