@@ -17,6 +17,7 @@
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"
+#include "minitf/train/api.h"
 
 namespace minitf::gpu {
 namespace {
@@ -204,6 +205,28 @@ TEST_F(EmulatedGpuTest, ASessionRunsTheGraphOnTheEmulatedGpu) {
   EXPECT_EQ(out[0].flat<float>()(1), 25.f);
   EXPECT_EQ(out[0].flat<float>()(2), 20.f);
   EXPECT_EQ(out[0].flat<float>()(3), 31.f);
+}
+
+// An update on an emulated GPU is a CUDA kernel there: w -= 0.5 * delta.
+TEST_F(EmulatedGpuTest, TheOptimizersUpdateRunsAsAGpuKernel) {
+  reset_default_graph();
+  Variable w;
+  Output update;
+  {
+    device_scope on("/gpu:0");
+    w = Variable(Tensor::FromVector<float>({2, -4}, {2}).value(), "w");
+    update = apply_gradient_descent(
+        w.ref(), constant(Tensor(0.5f), "alpha"),
+        constant(Tensor::FromVector<float>({2, -4}, {2}).value(), "delta"));
+  }
+  Session sess(EmulatedGpus(1));
+  sess.run(global_variables_initializer());
+  const long long launched = emulator::launched_kernel_count();
+  sess.run(update.op());
+  EXPECT_EQ(emulator::launched_kernel_count() - launched, 1);
+  const Tensor value = sess.run(w);
+  EXPECT_EQ(value.flat<float>()(0), 1.f);
+  EXPECT_EQ(value.flat<float>()(1), -2.f);
 }
 
 // A GPU the session does not have is chapter 4's placement error, whatever
