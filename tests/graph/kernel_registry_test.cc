@@ -65,6 +65,31 @@ TEST_F(KernelRegistryTest, ADirectKernelTakesPrecedenceOverAnAlias) {
   ASSERT_TRUE(registry_.Register("Identity", "ACCEL", MakeProbe).ok());
   Output id = identity(constant(1.f));  // float: the alias would refuse it
   EXPECT_TRUE(registry_.HasKernelForNode(*id.node(), "ACCEL"));
+  EXPECT_FALSE(registry_.IsAliased(*id.node(), "ACCEL"));
+}
+
+TEST_F(KernelRegistryTest, ANodeOnAnAliasSaysSo) {
+  ASSERT_TRUE(registry_.Register("Identity", "CPU", MakeProbe).ok());
+  ASSERT_TRUE(registry_.RegisterAlias("Identity", "ACCEL", "CPU").ok());
+  Output id = identity(constant(1.f));
+  EXPECT_TRUE(registry_.IsAliased(*id.node(), "ACCEL"));
+  EXPECT_FALSE(registry_.IsAliased(*id.node(), "CPU"));
+}
+
+// A kernel registered with dtypes runs nodes of those dtypes only, as
+// TensorFlow's TypeConstraint, and says so as an alias's constraint does.
+TEST_F(KernelRegistryTest, AKernelCanBeLimitedToSomeDtypes) {
+  ASSERT_TRUE(
+      registry_.Register("Identity", "ACCEL", MakeProbe, {DT_FLOAT, DT_DOUBLE})
+          .ok());
+  Output f = identity(constant(1.f));
+  Output i = identity(constant(1));
+  EXPECT_TRUE(registry_.HasKernelForNode(*f.node(), "ACCEL"));
+  EXPECT_FALSE(registry_.HasKernelForNode(*i.node(), "ACCEL"));
+  EXPECT_EQ(registry_.CreateKernel(*i.node(), "ACCEL").status().message(),
+            "No registered 'Identity' OpKernel for ACCEL devices compatible "
+            "with node {{node Identity_1}}\n\t (OpKernel was found, but "
+            "attributes didn't match) Requested Attributes: T=DT_INT32");
 }
 
 TEST_F(KernelRegistryTest, AnAliasCanBeLimitedToSomeDtypes) {

@@ -207,6 +207,18 @@ Status DirectSession::PlaceNewNodes() {
 StatusOr<OpKernel*> DirectSession::KernelFor(
     const Node& node, Device* device,
     std::vector<std::unique_ptr<OpKernel>>* owned) {
+  // A kernel borrowed from the CPU (chapter 4's aliases) reads and writes
+  // its tensors as host memory: fine on virtual and emulated GPUs, whose
+  // memory is the host's, and a crash on a real GPU's. There it is refused,
+  // naming the op that has no GPU kernel yet.
+  if (!device->allocator()->HostAccessible() &&
+      KernelRegistry::Global()->IsAliased(node, device->device_type())) {
+    return errors::Unimplemented(
+        "No ", device->device_type(), " kernel for '", node.type_string(),
+        "' (node ", node.name(), ") on ", device->name(),
+        ": minitf runs this op there with the CPU's kernel, which needs "
+        "memory the CPU can read, as virtual and emulated GPUs have");
+  }
   // What a kernel keeps from its construction (a Const's value) lies in its
   // device's memory, as what it makes when it runs does.
   ScopedDefaultAllocator on_device(device->kernel_allocator());

@@ -119,6 +119,13 @@ StatusOr<std::unique_ptr<OpKernel>> KernelRegistry::CreateKernel(
   return factory(OpKernelConstruction(&node, device_type));
 }
 
+bool KernelRegistry::IsAliased(const Node& node,
+                               std::string_view device_type) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto key = std::make_pair(node.type_string(), std::string(device_type));
+  return factories_.count(key) == 0 && aliases_.count(key) != 0;
+}
+
 std::vector<std::string> KernelRegistry::DeviceTypesFor(
     std::string_view op_type) const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -196,6 +196,10 @@ class KernelRegistry {
   /// Requested Attributes: T=DT_INT32" when only the dtype excluded it.
   StatusOr<std::unique_ptr<OpKernel>> CreateKernel(
       const Node& node, const std::string& device_type) const;
+  /// True when `node` runs on `device_type` through an alias, with another
+  /// device type's kernel: a later layer's device whose memory that kernel
+  /// cannot read (a real GPU's) refuses it.
+  bool IsAliased(const Node& node, std::string_view device_type) const;
   /// The device types with a kernel for `op_type`, direct or through an
   /// alias, e.g. {"CPU", "GPU"}; sorted, without repeats.
   std::vector<std::string> DeviceTypesFor(std::string_view op_type) const;
