@@ -30,7 +30,9 @@ command -v dot >/dev/null || fail "Graphviz's dot is missing; run scripts/setup.
 programs="$MINITF_BUILD/programs"
 if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
       ! -x "$programs/04-device-placement/draw_devices" ||
-      ! -x "$programs/05-gpu-kernels/draw_gemm_tiles" ]]; then
+      ! -x "$programs/05-gpu-kernels/draw_cuda_grid" ||
+      ! -x "$programs/05-gpu-kernels/draw_gemm_tiles" ||
+      ! -x "$programs/05-gpu-kernels/draw_streams" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
 fi
@@ -44,9 +46,12 @@ mkdir -p "$generated"
 # chrome://tracing or Perfetto).
 "$programs/04-device-placement/draw_devices" "$generated/dot" >/dev/null
 mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
-# Chapter 5: the grid, blocks and threads of the teaching GEMM's version 3
-# on the matrices, written as SVG by the program itself.
+# Chapter 5, written as SVG by the programs themselves: a grid of blocks of
+# threads over a matrix, the teaching GEMM's version 3 on its matrices, and
+# the GPU's streams in one run.
+"$programs/05-gpu-kernels/draw_cuda_grid" "$generated/cuda_grid.svg" >/dev/null
 "$programs/05-gpu-kernels/draw_gemm_tiles" "$generated/gemm_tiles.svg" >/dev/null
+"$programs/05-gpu-kernels/draw_streams" "$generated/streams.svg" >/dev/null
 for f in "$generated"/dot/*.dot; do
   dot -Tsvg "$f" -o "$generated/$(basename "${f%.dot}").svg" || fail "dot could not render $f"
 done

@@ -13,6 +13,7 @@
 
 /// Only threads below `limit` reach the barrier: "Divergent thread(s) in
 /// block". (A sanitizer test; never correct CUDA.)
+// --8<-- [start:divergent_barrier]
 __global__ void divergent_barrier(int* out, int limit) {
   if (static_cast<int>(threadIdx.x) < limit) {
     // Deliberately reached by part of the block, for the sanitizer's test.
@@ -20,6 +21,7 @@ __global__ void divergent_barrier(int* out, int limit) {
   }
   out[threadIdx.x] = 1;
 }
+// --8<-- [end:divergent_barrier]
 
 /// Threads at or above `limit` return before the barrier the rest wait at.
 __global__ void return_before_barrier(int* out, int limit) {

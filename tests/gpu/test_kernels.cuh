@@ -55,6 +55,7 @@ __global__ void dynamic_reverse(const float* in, float* out) {
 
 /// out[i] = in[i - 1] within a block (out[0] = in[0]), through shared
 /// memory, with the barrier it needs.
+// --8<-- [start:shift_right]
 __global__ void shift_right(const int* in, int* out) {
   __shared__ int s[128];
   const int t = threadIdx.x;
@@ -72,6 +73,7 @@ __global__ void shift_right_missing_sync(const int* in, int* out) {
   s[t] = in[t];
   out[t] = s[t > 0 ? t - 1 : 0];
 }
+// --8<-- [end:shift_right]
 
 /// c = a b for n x n row-major matrices, n a multiple of TILE, one TILE x
 /// TILE tile of c per block, through tiles of a and b in shared memory.

@@ -59,6 +59,7 @@ CHAPTERS = [
     ("Chapter 3 — Variables, autodiff and training",
      "chapters/03-variables-and-autodiff/README.md"),
     ("Chapter 4 — Devices and placement", "chapters/04-device-placement/README.md"),
+    ("Chapter 5 — GPU kernels", "chapters/05-gpu-kernels/README.md"),
 ]
 API_TITLE = "API reference"
 NAV_TITLES = ["Home"] + [title for title, _ in CHAPTERS] + ["Exercises", API_TITLE]

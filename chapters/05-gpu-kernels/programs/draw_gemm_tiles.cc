@@ -8,9 +8,9 @@
 // Without a file it writes gemm_tiles.svg in the temporary folder.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <string>
+
+#include "svg.h"
 
 namespace {
 
@@ -23,44 +23,7 @@ constexpr int kBlockX = 1, kBlockY = 2, kStep = 1, kThreadX = 5, kThreadY = 20;
 constexpr int kAx = 70, kBx = kAx + kK * kScale + 50;
 constexpr int kBy = 50, kAy = kBy + kK * kScale + 50;
 
-class Svg {
- public:
-  Svg(int width, int height) {
-    out_ += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-            std::to_string(width) + "\" height=\"" + std::to_string(height) +
-            "\" viewBox=\"0 0 " + std::to_string(width) + " " +
-            std::to_string(height) +
-            "\" font-family=\"sans-serif\" font-size=\"13\">\n"
-            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  }
-  // A rectangle in pixels; `extra` is more SVG attributes.
-  void Rect(double x, double y, double w, double h, const std::string& fill,
-            const std::string& stroke, const std::string& extra = "") {
-    out_ += "<rect x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" width=\"" +
-            Num(w) + "\" height=\"" + Num(h) + "\" fill=\"" + fill +
-            "\" stroke=\"" + stroke + "\" " + extra + "/>\n";
-  }
-  void Line(double x1, double y1, double x2, double y2,
-            const std::string& stroke, double width) {
-    out_ += "<line x1=\"" + Num(x1) + "\" y1=\"" + Num(y1) + "\" x2=\"" +
-            Num(x2) + "\" y2=\"" + Num(y2) + "\" stroke=\"" + stroke +
-            "\" stroke-width=\"" + Num(width) + "\"/>\n";
-  }
-  void Text(double x, double y, const std::string& text,
-            const std::string& extra = "") {
-    out_ += "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" " + extra + ">" +
-            text + "</text>\n";
-  }
-  std::string Finish() { return out_ + "</svg>\n"; }
-
- private:
-  static std::string Num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-  }
-  std::string out_;
-};
+using draw::Svg;
 
 }  // namespace
 
@@ -163,12 +126,6 @@ int main(int argc, char** argv) {
     ly += 18;
   }
 
-  std::ofstream file(path);
-  file << svg.Finish();
-  if (!file) {
-    std::cerr << "draw_gemm_tiles: cannot write " << path << "\n";
-    return 1;
-  }
-  std::cout << "wrote " << path << "\n";
+  if (!draw::WriteFile("draw_gemm_tiles", path, svg.Finish())) return 1;
   return 0;
 }

@@ -16,6 +16,7 @@ struct GridWork {
   std::uint64_t total;
   std::atomic<std::uint64_t> next{0};
 
+  // --8<-- [start:grid_work]
   void run_blocks() {
     BlockRunner& runner = BlockRunner::for_this_thread();
     const dim3 grid = launch->grid;
@@ -28,6 +29,7 @@ struct GridWork {
       runner.run(*launch, uint3{x, y, z});
     }
   }
+  // --8<-- [end:grid_work]
 };
 
 // Helper threads that wait for a grid, run blocks of it, and report back.

@@ -50,6 +50,7 @@ struct KernelThunk {
 
   // The block's threads in order, each to its end, until one reaches a
   // barrier; from then on the block runner runs the rest as fibers.
+  // --8<-- [start:run_block]
   static void run_block(void* self_ptr, BlockRunner& runner) {
     auto& self = *static_cast<KernelThunk*>(self_ptr);
     ThreadContext& ctx = this_thread;
@@ -80,6 +81,7 @@ struct KernelThunk {
       }
     }
   }
+  // --8<-- [end:run_block]
 };
 
 /// Launches `Kernel` on `grid` x `block` threads with `shared_bytes` of
