@@ -62,7 +62,7 @@ struct Sizes {
   int64_t side;       // the matrix is side x side, the vectors side * side
   int calls;          // calls queued back to back in one round
   int rounds;         // rounds, of which the best counts
-  int softmax_calls;  // the same for the tiny softmax
+  int softmax_calls;  // calls a round for the tiny softmax, and alone
   int chain;          // adds in the session's chain
 };
 
@@ -111,8 +111,9 @@ class Bench {
     return v;
   }
 
-  // Seconds one call of `enqueue` takes, when sizes_.calls of them are
-  // queued back to back and waited for once; after one warm-up call.
+  // Seconds one call of `enqueue` takes, when `calls` of them (by default
+  // sizes_.calls) are queued back to back and waited for once; after one
+  // warm-up call.
   double SecondsPerCall(const std::function<tf::Status()>& enqueue, int calls) {
     Check(enqueue(), "warm-up");
     Check(se_->SynchronizeStream(stream_), "warm-up");
@@ -125,7 +126,8 @@ class Bench {
   double SecondsPerCall(const std::function<tf::Status()>& enqueue) {
     return SecondsPerCall(enqueue, sizes_.calls);
   }
-  // Seconds for one call and the wait for it: a launch's whole latency.
+  // Seconds for one call and the wait for it, the best of
+  // sizes_.softmax_calls: a launch's whole latency.
   double SecondsAlone(const std::function<tf::Status()>& enqueue) {
     return BestSeconds(sizes_.softmax_calls, [&] {
       Check(enqueue(), "call");
