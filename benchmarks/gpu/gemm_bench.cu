@@ -1,9 +1,9 @@
 // The teaching GEMMs on a GPU: each version's time, GFLOP/s and share of
 // cublasSgemm at 4096 x 4096 x 4096 in FP32, and how far its result is from
-// cuBLAS's. cuBLAS runs in its default math mode, which for SGEMM is plain
-// FP32; NVIDIA_TF32_OVERRIDE=0 is set before CUDA starts, so that no
-// environment can switch TF32 tensor cores on: this is the FP32 SIMT race
-// the versions run in.
+// cuBLAS's; and cuBLAS's share of the GPU's FP32 peak. cuBLAS runs in its
+// default math mode, which for SGEMM is plain FP32; NVIDIA_TF32_OVERRIDE=0 is
+// set before CUDA starts, so that no environment can switch TF32 tensor cores
+// on: this is the FP32 SIMT race the versions run in.
 //
 //   build/all/benchmarks/gpu/gemm_bench               # 4096^3
 //   build/all/benchmarks/gpu/gemm_bench --size 2048
@@ -69,6 +69,15 @@ double relative_error(const std::vector<float>& c,
     scale = std::max(scale, std::fabs(double(want[i])));
   }
   return scale > 0 ? diff / scale : diff;
+}
+
+// FP32 lanes of one SM (CUDA cores), by compute capability: 64 on GP100,
+// Volta, Turing and GA100; 128 on the rest since Pascal (the A6000's GA102,
+// Ada, Hopper, Blackwell).
+int fp32_lanes_per_sm(int major, int minor) {
+  if (major == 7 || (major == 8 && minor == 0) || (major == 6 && minor == 0))
+    return 64;
+  return 128;
 }
 
 // `--emulated` runs the emulator's build of this program, beside it.
@@ -153,6 +162,13 @@ int main(int argc, char** argv) {
               "% cuBLAS", "max|d|/max|c|");
   std::printf("%-26s %10.3f %10.1f %10.1f %16s\n", "cublasSgemm", cublas_ms,
               cublas_gflops, 100.0, "-");
+  // The FP32 peak: one fused multiply-add (2 flops) per lane per cycle, at
+  // the clock the driver reports (the boost clock).
+  int clock_khz = 0;
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
+  const int lanes = fp32_lanes_per_sm(prop.major, prop.minor);
+  const double peak_gflops =
+      2.0 * prop.multiProcessorCount * lanes * clock_khz * 1e3 / 1e9;
   int failures = 0;
   for (const gemm::GemmVersion& v : gemm::kGemmVersions) {
     cudaMemset(d_c, 0, c.size() * sizeof(float));
@@ -173,6 +189,11 @@ int main(int argc, char** argv) {
     std::printf("%-26s %10.3f %10.1f %10.1f %16.2e%s\n", v.name, ms, gflops,
                 100.0 * gflops / cublas_gflops, error, ok ? "" : "  WRONG");
   }
+  std::printf(
+      "FP32 peak %.1f GFLOP/s (%d SMs x %d lanes x 2 flops x %.3f GHz); "
+      "cublasSgemm at %.1f%% of it\n",
+      peak_gflops, prop.multiProcessorCount, lanes, clock_khz * 1e-6,
+      100.0 * cublas_gflops / peak_gflops);
   cublasDestroy(handle);
   cudaFree(d_a);
   cudaFree(d_b);
