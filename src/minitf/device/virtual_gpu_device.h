@@ -127,7 +127,7 @@ class GpuPlatform {
   /// leaves out what CUDA_VISIBLE_DEVICES hides; 0 without a driver or card.
   virtual int VisibleGpuCount() = 0;
   /// The device of visible GPU `platform_gpu_id`, named `name` (which ends
-  /// in /device:GPU:<tf_gpu_id>).
+  /// in `/device:GPU:<tf_gpu_id>`).
   virtual StatusOr<std::unique_ptr<Device>> CreateGpuDevice(
       std::string name, int tf_gpu_id, int platform_gpu_id,
       const GPUOptions& options) = 0;

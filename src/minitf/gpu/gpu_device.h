@@ -95,7 +95,7 @@ class GpuDeviceContext final : public DeviceContext {
 class GpuDevice final : public Device {
  public:
   /// TensorFlow's BaseGPUDevice: GPU `platform_gpu_id` of `executor` as
-  /// `name` (/device:GPU:<tf_gpu_id>), its memory in `allocator` (which the
+  /// `name` (`/device:GPU:<tf_gpu_id>`), its memory in `allocator` (which the
   /// device takes over). Errors: the streams could not be made.
   static StatusOr<std::unique_ptr<GpuDevice>> Create(
       std::string name, int platform_gpu_id,
