@@ -27,12 +27,13 @@ std::string Printed(const T& value) {
 // The text of TensorFlow 1.x's print(device_lib.list_local_devices()) on a
 // machine with one GPU, with that machine's numbers.
 TEST_F(DeviceLibTest, AttributesPrintAsTensorFlowPrintsThem) {
-  DeviceAttributes cpu{.name = "/device:CPU:0",
-                       .device_type = "CPU",
-                       .memory_limit = 268435456,
-                       .incarnation = 11996855961648024970u};
   // Field by field: GCC 12 mistakes a designated initializer of this
   // struct for a read of the optional it has not yet built.
+  DeviceAttributes cpu;
+  cpu.name = "/device:CPU:0";
+  cpu.device_type = "CPU";
+  cpu.memory_limit = 268435456;
+  cpu.incarnation = 11996855961648024970u;
   DeviceAttributes gpu;
   gpu.name = "/device:GPU:0";
   gpu.device_type = "GPU";

@@ -41,7 +41,8 @@ inline std::string ShapeText(const proto::TensorShapeProto& shape) {
   std::string s = "[";
   for (int i = 0; i < shape.dim_size(); ++i) {
     const int64_t d = shape.dim(i).size();
-    s += (i ? "," : "") + (d < 0 ? std::string("?") : std::to_string(d));
+    if (i > 0) s += ',';
+    s += d < 0 ? std::string("?") : std::to_string(d);
   }
   return s + "]";
 }
@@ -50,7 +51,8 @@ inline std::string TensorText(const proto::TensorProto& proto) {
   const Tensor t = TensorFromProto(proto).value();
   std::string s = DTypeName(proto.dtype()) + "[";
   for (int i = 0; i < t.dims(); ++i) {
-    s += (i ? "," : "") + std::to_string(t.dim_size(i));
+    if (i > 0) s += ',';
+    s += std::to_string(t.dim_size(i));
   }
   s += "]";
   if (t.NumElements() > 64) return s;
