@@ -8,9 +8,12 @@
 //     loss = -sum(labels * log_p);  backprop = exp(log_p) * sum(labels) -
 //     labels
 //
-// Threads to elements: a block of 256 threads per row of logits:[rows,
-// classes]; the grid loops over the rows when there are more than
-// kMaxBlocks. Within a row, thread t takes classes t, t + 256, ...
+// Threads to elements: a block per row of logits:[rows, classes], of as many
+// threads as the row has classes, in whole warps (BlockReduce's unit) and at
+// most kBlock = 256: the seed's 10 classes get one warp, not eight of which
+// seven would idle at every barrier. The grid loops over the rows when there
+// are more than kMaxBlocks. Within a row, thread t of n takes classes t,
+// t + n, ...
 // (coalesced), and the block agrees on the row's maximum and sums with
 // BlockReduce (common.cuh). The fused cross-entropy kernel computes the
 // loss and its gradient in the same pass over the row, where TensorFlow's
@@ -128,16 +131,25 @@ inline unsigned RowBlocks(int64_t rows) {
   return static_cast<unsigned>(rows < kMaxBlocks ? rows : kMaxBlocks);
 }
 
+/// The threads of a row's block: `classes` rounded up to whole warps, from
+/// one warp to kBlock.
+inline unsigned RowThreads(int64_t classes) {
+  const int64_t warps = (classes + 31) / 32;
+  return static_cast<unsigned>(warps < 1             ? 32
+                               : warps * 32 > kBlock ? kBlock
+                                                     : warps * 32);
+}
+
 /// REQUIRES: rows * classes >= 1.
 template <class T>
 cudaError_t LaunchSoftmax(bool log, const T* logits, T* out, int64_t rows,
                           int64_t classes, cudaStream_t stream) {
   if (log) {
     MINITF_LAUNCH(MINITF_KERNEL_NAME(SoftmaxKernel<T, true>), RowBlocks(rows),
-                  kBlock, 0, stream, logits, out, rows, classes);
+                  RowThreads(classes), 0, stream, logits, out, rows, classes);
   } else {
     MINITF_LAUNCH(MINITF_KERNEL_NAME(SoftmaxKernel<T, false>), RowBlocks(rows),
-                  kBlock, 0, stream, logits, out, rows, classes);
+                  RowThreads(classes), 0, stream, logits, out, rows, classes);
   }
   return LaunchError();
 }
@@ -146,8 +158,9 @@ cudaError_t LaunchSoftmax(bool log, const T* logits, T* out, int64_t rows,
 template <class T>
 cudaError_t LaunchXent(const T* logits, const T* labels, T* loss, T* backprop,
                        int64_t rows, int64_t classes, cudaStream_t stream) {
-  MINITF_LAUNCH(MINITF_KERNEL_NAME(XentKernel<T>), RowBlocks(rows), kBlock, 0,
-                stream, logits, labels, loss, backprop, rows, classes);
+  MINITF_LAUNCH(MINITF_KERNEL_NAME(XentKernel<T>), RowBlocks(rows),
+                RowThreads(classes), 0, stream, logits, labels, loss, backprop,
+                rows, classes);
   return LaunchError();
 }
 
@@ -157,8 +170,8 @@ cudaError_t LaunchSparseXent(const T* logits, const Label* labels, T* loss,
                              T* backprop, int64_t rows, int64_t classes,
                              cudaStream_t stream) {
   MINITF_LAUNCH(MINITF_KERNEL_NAME(SparseXentKernel<T, Label>), RowBlocks(rows),
-                kBlock, 0, stream, logits, labels, loss, backprop, rows,
-                classes);
+                RowThreads(classes), 0, stream, logits, labels, loss, backprop,
+                rows, classes);
   return LaunchError();
 }
 
