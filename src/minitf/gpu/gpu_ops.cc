@@ -50,81 +50,17 @@ StatusOr<Tensor> Scratch(DType dtype, size_t bytes) {
 }
 
 // ---------------------------------------------------------------------------
-// Reductions: chapter 1's plan (reduction_ops.cc), the same checks and the
-// same merging of neighbouring axes of one kind.
-
-struct ReductionPlan {
-  std::vector<bool> reduced;  // one entry per input axis
-  TensorShape out_shape;
-  int64_t reduced_count = 1;  // how many input values fold into each output
-};
-
-StatusOr<ReductionPlan> PlanReduction(const TensorShape& shape,
-                                      const kernels::Axes& axes,
-                                      bool keep_dims) {
-  const int rank = shape.dims();
-  ReductionPlan plan;
-  plan.reduced.assign(rank, !axes.has_value());
-  if (axes.has_value()) {
-    for (int axis : *axes) {
-      if (axis < -rank || axis >= rank) {
-        return errors::InvalidArgument("Invalid reduction dimension ", axis,
-                                       " for input with ", rank, " dimensions");
-      }
-      const int a = axis < 0 ? axis + rank : axis;
-      if (plan.reduced[a]) {
-        return errors::InvalidArgument(
-            "Invalid reduction arguments: Axes contains duplicate dimension: ",
-            a);
-      }
-      plan.reduced[a] = true;
-    }
-  }
-  for (int i = 0; i < rank; ++i) {
-    if (plan.reduced[i]) {
-      plan.reduced_count *= shape.dim_size(i);
-      if (keep_dims) plan.out_shape.AddDim(1);
-    } else {
-      plan.out_shape.AddDim(shape.dim_size(i));
-    }
-  }
-  return plan;
-}
-
-// Sizes alternating kept/reduced after dropping axes of size 1 and merging
-// neighbours of one kind; `first_reduced` says which comes first.
-struct MergedAxes {
-  std::vector<int64_t> sizes;
-  bool first_reduced = false;
-  bool is_reduced(size_t i) const { return (i % 2 == 0) == first_reduced; }
-};
-
-MergedAxes MergeAxes(const TensorShape& shape,
-                     const std::vector<bool>& reduced) {
-  MergedAxes merged;
-  bool previous = false;
-  for (int i = 0; i < shape.dims(); ++i) {
-    const int64_t size = shape.dim_size(i);
-    if (size == 1) continue;
-    if (!merged.sizes.empty() && reduced[i] == previous) {
-      merged.sizes.back() *= size;
-    } else {
-      if (merged.sizes.empty()) merged.first_reduced = reduced[i];
-      merged.sizes.push_back(size);
-      previous = reduced[i];
-    }
-  }
-  return merged;
-}
+// Reductions: chapter 1's plan (kernels::PlanReduction, reduction_ops.h),
+// the same checks and the same merging of neighbouring axes of one kind.
 
 // x into *out along the plan: one [outer, middle, inner] pass per reduced
 // run of the merged axes, innermost first, through temporaries; only the
 // last pass divides (a mean). REQUIRES: reduced_count >= 1 and out has
 // plan.out_shape with at least one element.
 Status RunReduction(const GpuStreamContext& ctx, ReduceOp op, const Tensor& x,
-                    const ReductionPlan& plan, Tensor* out) {
+                    const kernels::ReductionPlan& plan, Tensor* out) {
   const GpuKernels& k = *ctx.kernels;
-  MergedAxes merged = MergeAxes(x.shape(), plan.reduced);
+  kernels::MergedAxes merged = kernels::MergeAxes(x.shape(), plan.reduced);
   Tensor src = x;
   while (true) {
     int last_reduced = -1;
@@ -448,8 +384,8 @@ StatusOr<Tensor> Reduce(const GpuStreamContext& ctx, ReduceOp op,
     return errors::InvalidArgument(OpName(op), " has no kernel for dtype ",
                                    x.dtype());
   }
-  TF_ASSIGN_OR_RETURN(ReductionPlan plan,
-                      PlanReduction(x.shape(), axes, keep_dims));
+  TF_ASSIGN_OR_RETURN(kernels::ReductionPlan plan,
+                      kernels::PlanReduction(x.shape(), axes, keep_dims));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
   if (out.NumElements() == 0) return out;
   if (plan.reduced_count == 0) {

@@ -121,79 +121,6 @@ void ReduceMiddle(const T* x, int64_t outer, int64_t middle, int64_t inner,
 }
 // --8<-- [end:reduce_middle]
 
-// ---------------------------------------------------------------------------
-// Planning: which axes are reduced, the output's shape, and the merged view.
-
-struct ReductionPlan {
-  std::vector<bool> reduced;  // One entry per input axis.
-  TensorShape out_shape;
-  int64_t reduced_count = 1;  // How many input values fold into each output.
-};
-
-StatusOr<ReductionPlan> PlanReduction(const TensorShape& shape,
-                                      const Axes& axes, bool keep_dims) {
-  const int rank = shape.dims();
-  ReductionPlan plan;
-  plan.reduced.assign(rank, !axes.has_value());
-  if (axes.has_value()) {
-    for (int axis : *axes) {
-      if (axis < -rank || axis >= rank) {
-        return errors::InvalidArgument("Invalid reduction dimension ", axis,
-                                       " for input with ", rank, " dimensions");
-      }
-      const int a = axis < 0 ? axis + rank : axis;
-      if (plan.reduced[a]) {
-        return errors::InvalidArgument(
-            "Invalid reduction arguments: Axes contains duplicate dimension: ",
-            a);
-      }
-      plan.reduced[a] = true;
-    }
-  }
-  for (int i = 0; i < rank; ++i) {
-    if (plan.reduced[i]) {
-      plan.reduced_count *= shape.dim_size(i);
-      if (keep_dims) plan.out_shape.AddDim(1);
-    } else {
-      plan.out_shape.AddDim(shape.dim_size(i));
-    }
-  }
-  return plan;
-}
-
-// --8<-- [start:merge_axes]
-// A reduction only cares, for each axis, whether it is reduced or kept, and
-// row-major order lays neighbouring axes of the same kind out as one longer
-// axis. So [2,3,4,5] reducing axes {1,2} is the same loop as [2,12,5] reducing
-// axis 1, and reducing every axis of any shape is one flat run. Axes of size 1
-// are dropped first: they can join either neighbour. After merging, sizes
-// alternate kept/reduced, and `first_reduced` says which comes first.
-struct MergedAxes {
-  std::vector<int64_t> sizes;
-  bool first_reduced = false;
-
-  bool is_reduced(size_t i) const { return (i % 2 == 0) == first_reduced; }
-};
-
-MergedAxes MergeAxes(const TensorShape& shape,
-                     const std::vector<bool>& reduced) {
-  MergedAxes merged;
-  bool previous = false;
-  for (int i = 0; i < shape.dims(); ++i) {
-    const int64_t size = shape.dim_size(i);
-    if (size == 1) continue;
-    if (!merged.sizes.empty() && reduced[i] == previous) {
-      merged.sizes.back() *= size;
-    } else {
-      if (merged.sizes.empty()) merged.first_reduced = reduced[i];
-      merged.sizes.push_back(size);
-      previous = reduced[i];
-    }
-  }
-  return merged;
-}
-// --8<-- [end:merge_axes]
-
 // Runs a planned reduction of x into out. Each pass reduces the innermost
 // reduced run of the merged axes as [outer, middle, inner]. One pass suffices
 // for the common patterns ([reduce], [keep,reduce], [reduce,keep],
@@ -362,6 +289,60 @@ StatusOr<Tensor> ArgReduceKernel(std::string_view op, const Tensor& x,
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// Planning: which axes are reduced, the output's shape, and the merged view.
+
+StatusOr<ReductionPlan> PlanReduction(const TensorShape& shape,
+                                      const Axes& axes, bool keep_dims) {
+  const int rank = shape.dims();
+  ReductionPlan plan;
+  plan.reduced.assign(rank, !axes.has_value());
+  if (axes.has_value()) {
+    for (int axis : *axes) {
+      if (axis < -rank || axis >= rank) {
+        return errors::InvalidArgument("Invalid reduction dimension ", axis,
+                                       " for input with ", rank, " dimensions");
+      }
+      const int a = axis < 0 ? axis + rank : axis;
+      if (plan.reduced[a]) {
+        return errors::InvalidArgument(
+            "Invalid reduction arguments: Axes contains duplicate dimension: ",
+            a);
+      }
+      plan.reduced[a] = true;
+    }
+  }
+  for (int i = 0; i < rank; ++i) {
+    if (plan.reduced[i]) {
+      plan.reduced_count *= shape.dim_size(i);
+      if (keep_dims) plan.out_shape.AddDim(1);
+    } else {
+      plan.out_shape.AddDim(shape.dim_size(i));
+    }
+  }
+  return plan;
+}
+
+// --8<-- [start:merge_axes]
+MergedAxes MergeAxes(const TensorShape& shape,
+                     const std::vector<bool>& reduced) {
+  MergedAxes merged;
+  bool previous = false;
+  for (int i = 0; i < shape.dims(); ++i) {
+    const int64_t size = shape.dim_size(i);
+    if (size == 1) continue;
+    if (!merged.sizes.empty() && reduced[i] == previous) {
+      merged.sizes.back() *= size;
+    } else {
+      if (merged.sizes.empty()) merged.first_reduced = reduced[i];
+      merged.sizes.push_back(size);
+      previous = reduced[i];
+    }
+  }
+  return merged;
+}
+// --8<-- [end:merge_axes]
 
 StatusOr<Tensor> ReduceSum(const Tensor& x, const Axes& axes, bool keep_dims) {
   return ReduceNumeric<SumReducer>("Sum", x, axes, keep_dims);

@@ -25,6 +25,43 @@ namespace minitf::kernels {
 
 using Axes = std::optional<std::vector<int>>;
 
+/// What a reduction of a tensor of `shape` over some axes does: which axes
+/// fold, the output's shape, and how many input values fold into each
+/// output. Shared by every kernel that reduces (chapter 5's GPU ones too),
+/// so that they all check the axes the same way.
+struct ReductionPlan {
+  std::vector<bool> reduced;  ///< One entry per input axis.
+  TensorShape out_shape;
+  int64_t reduced_count = 1;  ///< Input values folded into each output.
+};
+
+/// The plan for `axes` (TensorFlow's rules above). InvalidArgument for an
+/// axis out of [-rank, rank) ("Invalid reduction dimension 2 for input with
+/// 2 dimensions") or listed twice ("Invalid reduction arguments: Axes
+/// contains duplicate dimension: 1").
+StatusOr<ReductionPlan> PlanReduction(const TensorShape& shape,
+                                      const Axes& axes, bool keep_dims);
+
+// --8<-- [start:merged_axes]
+/// A reduction only cares, for each axis, whether it is reduced or kept, and
+/// row-major order lays neighbouring axes of the same kind out as one longer
+/// axis. So [2,3,4,5] reducing axes {1,2} is the same loop as [2,12,5]
+/// reducing axis 1, and reducing every axis of any shape is one flat run.
+/// Axes of size 1 are dropped first: they can join either neighbour. After
+/// merging, sizes alternate kept/reduced, and `first_reduced` says which
+/// comes first.
+struct MergedAxes {
+  std::vector<int64_t> sizes;
+  bool first_reduced = false;
+
+  bool is_reduced(size_t i) const { return (i % 2 == 0) == first_reduced; }
+};
+
+/// `shape` with its neighbouring axes of one kind (`reduced[i]`) merged.
+MergedAxes MergeAxes(const TensorShape& shape,
+                     const std::vector<bool>& reduced);
+// --8<-- [end:merged_axes]
+
 /// Numeric dtypes. An axis out of [-rank, rank) or listed twice is
 /// InvalidArgument.
 StatusOr<Tensor> ReduceSum(const Tensor& x, const Axes& axes, bool keep_dims);
