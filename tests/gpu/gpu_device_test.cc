@@ -13,7 +13,9 @@
 #include "device_test_util.h"
 #include "minitf/device/device_lib.h"
 #include "minitf/device/direct_session.h"
+#include "minitf/device/virtual_gpu_device.h"
 #include "minitf/gpu/emulator/cuda.h"
+#include "minitf/gpu/gpu_allocator.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"
@@ -248,6 +250,73 @@ TEST_F(EmulatedGpuTest, AGpuThatDoesNotExistIsAPlacementError) {
   EXPECT_EQ(s.code(), error::INVALID_ARGUMENT) << s;
   EXPECT_NE(s.message().find("Could not satisfy explicit device specification "
                              "'/gpu:3'"),
+            std::string::npos)
+      << s;
+}
+
+// Host memory that says the CPU cannot read it, as a real GPU's memory.
+class MemoryTheCpuMayNotRead final : public SubAllocator {
+ public:
+  void* Alloc(size_t alignment, size_t bytes) override {
+    return host_.Alloc(alignment, bytes);
+  }
+  void Free(void* ptr, size_t bytes) override { host_.Free(ptr, bytes); }
+  bool HostAccessible() const override { return false; }
+
+ private:
+  HostSubAllocator host_;
+};
+
+// One "real" GPU: the emulator's streams over memory the CPU may not read.
+class OneGpuWithDeviceMemory final : public GpuPlatform {
+ public:
+  int VisibleGpuCount() override { return 1; }
+  StatusOr<std::unique_ptr<Device>> CreateGpuDevice(
+      std::string name, int tf_gpu_id, int platform_gpu_id,
+      const GPUOptions& options) override {
+    std::unique_ptr<StreamExecutor> executor = NewEmulatedStreamExecutor();
+    TF_ASSIGN_OR_RETURN(GpuDescription d, executor->Describe());
+    TF_ASSIGN_OR_RETURN(
+        std::unique_ptr<BFCAllocator> bfc,
+        NewGpuBfcAllocator(tf_gpu_id,
+                           std::make_unique<MemoryTheCpuMayNotRead>(), options,
+                           64 << 20, 64 << 20, false));
+    TF_ASSIGN_OR_RETURN(
+        std::unique_ptr<GpuDevice> device,
+        GpuDevice::Create(std::move(name), platform_gpu_id, std::move(executor),
+                          bfc.release(), d, /*emulated=*/false));
+    return std::unique_ptr<Device>(std::move(device));
+  }
+  StatusOr<std::unique_ptr<Device>> CreateEmulatedGpuDevice(
+      std::string, int, int, int64_t, const GPUOptions&) override {
+    return errors::Unimplemented("not in this test");
+  }
+};
+
+// On a GPU whose memory the CPU cannot read, a kernel borrowed from the CPU
+// (Const has no GPU kernel) is refused with a typed error naming the op.
+TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesTheCpusKernels) {
+  OneGpuWithDeviceMemory platform;
+  GpuPlatform* linked = GetGpuPlatform();
+  SetGpuPlatform(&platform);
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output y;
+  {
+    device_scope on("/gpu:0");
+    y = -constant(Tensor(2.f), "x");  // Neg has a GPU kernel, Const none
+  }
+  auto session = DirectSession::Create(SessionOptions{}, graph);
+  Status s = session.status();
+  std::vector<Tensor> out;
+  if (s.ok()) s = session.value()->Run({}, {y.name()}, {}, &out);
+  SetGpuPlatform(linked);
+  EXPECT_EQ(s.code(), error::UNIMPLEMENTED) << s;
+  EXPECT_NE(s.message().find(
+                "No GPU kernel for 'Const' (node x) on "
+                "/job:localhost/replica:0/task:0/device:GPU:0: minitf runs "
+                "this op there with the CPU's kernel, which needs memory the "
+                "CPU can read, as virtual and emulated GPUs have"),
             std::string::npos)
       << s;
 }

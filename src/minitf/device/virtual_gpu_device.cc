@@ -109,11 +109,11 @@ std::atomic<GpuPlatform*>& PlatformSlot() {
   return slot;
 }
 
-GpuPlatform* CurrentGpuPlatform() { return PlatformSlot().load(); }
-
 }  // namespace
 
 void SetGpuPlatform(GpuPlatform* platform) { PlatformSlot().store(platform); }
+
+GpuPlatform* GetGpuPlatform() { return PlatformSlot().load(); }
 
 StatusOr<bool> EmulateGpuKernels(const GPUOptions& options) {
   if (options.emulate_gpu_kernels) return true;
@@ -183,7 +183,7 @@ class GpuDeviceFactory : public DeviceFactory {
       return CreateVirtualGpus(gpu_options, name_prefix, wanted, cards,
                                devices);
     }
-    GpuPlatform* platform = CurrentGpuPlatform();
+    GpuPlatform* platform = GetGpuPlatform();
     const int visible = platform == nullptr ? 0 : platform->VisibleGpuCount();
     // With no GPU in sight TensorFlow creates none and checks nothing more,
     // so a program written for a GPU machine still runs on the CPU.
@@ -218,7 +218,7 @@ class GpuDeviceFactory : public DeviceFactory {
     TF_ASSIGN_OR_RETURN(int64_t memory_limit,
                         VirtualGpuMemoryLimit(gpu_options));
     TF_ASSIGN_OR_RETURN(bool emulated, EmulateGpuKernels(gpu_options));
-    GpuPlatform* platform = CurrentGpuPlatform();
+    GpuPlatform* platform = GetGpuPlatform();
     if (emulated && platform == nullptr) {
       return errors::FailedPrecondition(
           "Emulated GPU kernels were asked for (gpu_options."

@@ -143,6 +143,8 @@ class GpuPlatform {
 /// platform, so that linking the layer is what installs it. Thread safety:
 /// safe at any time; sessions made before keep the devices they have.
 void SetGpuPlatform(GpuPlatform* platform);
+/// The installed platform, or nullptr.
+GpuPlatform* GetGpuPlatform();
 
 /// Whether virtual GPUs run emulated kernels for `options`:
 /// gpu_options.emulate_gpu_kernels, or else MINITF_EMULATE_GPU_KERNELS
