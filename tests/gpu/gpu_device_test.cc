@@ -18,6 +18,7 @@
 #include "minitf/gpu/gpu_allocator.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/ops/nn_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/train/api.h"
 
@@ -293,32 +294,133 @@ class OneGpuWithDeviceMemory final : public GpuPlatform {
   }
 };
 
-// On a GPU whose memory the CPU cannot read, a kernel borrowed from the CPU
-// (Const has no GPU kernel) is refused with a typed error naming the op.
-TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesTheCpusKernels) {
+// Puts a platform in for one test and the linked one back after it.
+class ScopedGpuPlatform {
+ public:
+  explicit ScopedGpuPlatform(GpuPlatform* platform)
+      : linked_(GetGpuPlatform()) {
+    SetGpuPlatform(platform);
+  }
+  ~ScopedGpuPlatform() { SetGpuPlatform(linked_); }
+
+ private:
+  GpuPlatform* const linked_;
+};
+
+// On a GPU whose memory the CPU cannot read, an op without a GPU kernel
+// whose CPU kernel reads its float input there (Transpose) is refused with
+// a typed error naming the op.
+TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesACpuKernelThatReadsIt) {
   OneGpuWithDeviceMemory platform;
-  GpuPlatform* linked = GetGpuPlatform();
-  SetGpuPlatform(&platform);
+  ScopedGpuPlatform use_platform(&platform);
   auto graph = std::make_shared<Graph>();
   graph_scope use(*graph);
   Output y;
   {
     device_scope on("/gpu:0");
-    y = -constant(Tensor(2.f), "x");  // Neg has a GPU kernel, Const none
+    y = transpose(
+        constant(Tensor::FromVector<float>({1, 2, 3, 4}, {2, 2}).value(), "x"),
+        std::vector<int>{1, 0}, "y");
   }
   auto session = DirectSession::Create(SessionOptions{}, graph);
   Status s = session.status();
   std::vector<Tensor> out;
   if (s.ok()) s = session.value()->Run({}, {y.name()}, {}, &out);
-  SetGpuPlatform(linked);
   EXPECT_EQ(s.code(), error::UNIMPLEMENTED) << s;
   EXPECT_NE(s.message().find(
-                "No GPU kernel for 'Const' (node x) on "
+                "No GPU kernel for 'Transpose' (node y) on "
                 "/job:localhost/replica:0/task:0/device:GPU:0: minitf runs "
                 "this op there with the CPU's kernel, which needs memory the "
                 "CPU can read, as virtual and emulated GPUs have"),
             std::string::npos)
       << s;
+}
+
+// Seed 002's model and its training step on `device`, with its feeds.
+struct SoftmaxRegression {
+  Output x, y_, cross_entropy, accuracy;
+  Variable W, b;
+  Operation train_step;
+
+  explicit SoftmaxRegression(const std::string& device) {
+    device_scope on(device);
+    x = placeholder(DT_FLOAT, {-1, 6}, "x");
+    y_ = placeholder(DT_FLOAT, {-1, 3}, "y_");
+    W = Variable(zeros({6, 3}), "W");
+    b = Variable(zeros({3}), "b");
+    Output y = nn::softmax(matmul(x, W) + b);
+    cross_entropy =
+        reduce_mean(-reduce_sum(y_ * log(y), /*reduction_indices=*/{1}));
+    train_step = train::GradientDescentOptimizer(0.5f).minimize(cross_entropy);
+    accuracy = reduce_mean(cast(equal(argmax(y, 1), argmax(y_, 1)), DT_FLOAT));
+  }
+};
+
+// A batch of 8 examples of 6 features and 3 classes, different every step.
+std::pair<Tensor, Tensor> Batch(int step) {
+  std::vector<float> xs(8 * 6), ys(8 * 3, 0.f);
+  for (int i = 0; i < 8; ++i) {
+    const int label = (i + step) % 3;
+    ys[i * 3 + label] = 1.f;
+    for (int j = 0; j < 6; ++j) {
+      xs[i * 6 + j] = 0.1f * ((i * 7 + j * 3 + step) % 11) + (j == label);
+    }
+  }
+  return {Tensor::FromVector<float>(xs, {8, 6}).value(),
+          Tensor::FromVector<float>(ys, {8, 3}).value()};
+}
+
+// Seed 002 trains on a GPU whose memory the CPU cannot read as it does on
+// the CPU: the GPU kernels read device memory, the kernels borrowed from
+// the CPU touch only host memory (shapes, sizes and axes, which are int32
+// and stay on the host, as TensorFlow keeps them) or no data at all, and
+// what crosses into the GPU in a step is the two feeds and nothing else.
+TEST_F(EmulatedGpuTest, SeedSoftmaxRegressionTrainsOnAGpuWithDeviceMemory) {
+  std::vector<float> losses[2], accuracies[2];
+  std::vector<Tensor> weights(2);
+  int64_t bytes_in_per_step = -1;
+  for (int on_gpu = 0; on_gpu < 2; ++on_gpu) {
+    OneGpuWithDeviceMemory platform;
+    ScopedGpuPlatform use_platform(&platform);
+    reset_default_graph();
+    SoftmaxRegression model(on_gpu ? "/gpu:0" : "/cpu:0");
+    Session sess;
+    sess.run(global_variables_initializer());
+    for (int step = 0; step < 6; ++step) {
+      auto [xs, ys] = Batch(step);
+      auto* direct = dynamic_cast<DirectSession*>(sess.core());
+      ASSERT_NE(direct, nullptr);
+      const TransferTable before = direct->GetTransferStats();
+      auto r = sess.run({model.cross_entropy, model.accuracy},
+                        {{model.x, xs}, {model.y_, ys}}, {model.train_step});
+      losses[on_gpu].push_back(r[0].scalar<float>());
+      accuracies[on_gpu].push_back(r[1].scalar<float>());
+      if (on_gpu && step == 5) {
+        bytes_in_per_step = 0;
+        for (const auto& [route, record] : direct->GetTransferStats()) {
+          if (route.second.find("GPU:0") != std::string::npos) {
+            bytes_in_per_step += record.bytes_copied;
+          }
+        }
+        for (const auto& [route, record] : before) {
+          if (route.second.find("GPU:0") != std::string::npos) {
+            bytes_in_per_step -= record.bytes_copied;
+          }
+        }
+      }
+    }
+    weights[on_gpu] = sess.run(model.W);
+  }
+  ASSERT_EQ(losses[1].size(), 6u);
+  for (int step = 0; step < 6; ++step) {
+    EXPECT_NEAR(losses[1][step], losses[0][step], 1e-5) << "step " << step;
+    EXPECT_EQ(accuracies[1][step], accuracies[0][step]) << "step " << step;
+  }
+  EXPECT_LT(losses[1].back(), losses[1].front());
+  for (int i = 0; i < 18; ++i) {
+    EXPECT_NEAR(weights[1].flat<float>()(i), weights[0].flat<float>()(i), 1e-5);
+  }
+  EXPECT_EQ(bytes_in_per_step, (8 * 6 + 8 * 3) * 4);
 }
 
 }  // namespace

@@ -595,6 +595,113 @@ TEST_F(GpuOpsTest, FillMatchesCpu) {
       kernels::Fill({-1}, HostTensor(DT_FLOAT, {}, {1})).status().ToString());
 }
 
+// --- tile -------------------------------------------------------------------
+
+/// The value of the tensor `make` builds in a graph of its own, run by the
+/// CPU kernels of layers 2 and 3, or its error.
+inline StatusOr<Tensor> RunOnCpu(const std::function<Output()>& make) {
+  auto g = std::make_shared<Graph>();
+  graph_scope use(*g);
+  Output y = make();
+  auto session = NewSession(SessionOptions{}, g);
+  if (!session.ok()) return session.status();
+  std::vector<Tensor> out;
+  TF_RETURN_IF_ERROR(session.value()->Run({}, {y.name()}, {}, &out));
+  return out[0];
+}
+
+/// An int32 vector Const of `values`.
+inline Output IndexConst(const std::vector<int64_t>& values) {
+  std::vector<int32_t> v(values.begin(), values.end());
+  return constant(
+      Tensor::FromVector<int32_t>(v, {static_cast<int64_t>(v.size())}).value());
+}
+
+inline StatusOr<Tensor> CpuTile(const Tensor& x,
+                                const std::vector<int64_t>& multiples) {
+  return RunOnCpu([&] { return tile(constant(x), IndexConst(multiples)); });
+}
+
+TEST_F(GpuOpsTest, TileMatchesTheCpuKernel) {
+  const std::vector<std::pair<TensorShape, std::vector<int64_t>>> cases = {
+      {{}, {}},
+      {{3}, {1}},
+      {{3}, {4}},
+      {{2, 3}, {2, 1}},
+      {{2, 3}, {1, 3}},
+      {{2, 3}, {3, 2}},
+      {{2, 1, 3}, {1, 5, 1}},
+      {{1, 4}, {7, 1}},
+      {{2, 3}, {0, 2}},
+      {{0, 3}, {2, 2}},
+      {{257}, {3}},
+      {{kBig}, {2}},
+      {{2, 2, 2, 2}, {2, 2, 2, 2}},
+  };
+  uint32_t seed = 500;
+  for (DType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}) {
+    for (const auto& [shape, multiples] : cases) {
+      SCOPED_TRACE(Trace(dtype, shape));
+      const Tensor x = Random(dtype, shape, Domain::kAny, seed++);
+      const Tensor got =
+          OnGpu([&] { return Tile(ctx(), ToDevice(x), multiples).value(); });
+      EXPECT_TRUE(Near(ToHost(got), CpuTile(x, multiples).value(), kExact));
+    }
+  }
+  // The CPU kernel's words (grad_kernels.cc); a graph never reaches it with
+  // a wrong length, which shape inference refuses first.
+  const Tensor x = Random(DT_FLOAT, {2, 3}, Domain::kAny, 1);
+  EXPECT_EQ(
+      OnGpu([&] { return Tile(ctx(), ToDevice(x), {2}); }).status().message(),
+      "Expected multiples argument to be a vector of length 2 but got "
+      "length 1");
+  EXPECT_EQ(OnGpu([&] {
+              return Tile(ctx(), ToDevice(x), {1, -1});
+            })
+                .status()
+                .message(),
+            "Expected multiples[1] >= 0, but got -1");
+}
+
+inline StatusOr<Tensor> CpuBroadcastTo(const Tensor& x,
+                                       const std::vector<int64_t>& shape) {
+  return RunOnCpu([&] { return broadcast_to(constant(x), IndexConst(shape)); });
+}
+
+TEST_F(GpuOpsTest, BroadcastToMatchesTheCpuKernel) {
+  const std::vector<std::pair<TensorShape, std::vector<int64_t>>> cases = {
+      {{}, {}},
+      {{}, {5}},
+      {{1}, {4}},
+      {{3}, {2, 3}},
+      {{2, 1}, {2, 5}},
+      {{1, 3}, {4, 3}},
+      {{2, 1, 3}, {2, 4, 3}},
+      {{1}, {0}},
+      {{3}, {0, 3}},
+      {{1}, {kBig}},
+      {{257}, {2, 257}},
+  };
+  uint32_t seed = 700;
+  for (DType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}) {
+    for (const auto& [shape, to] : cases) {
+      SCOPED_TRACE(Trace(dtype, shape));
+      const Tensor x = Random(dtype, shape, Domain::kAny, seed++);
+      const Tensor got =
+          OnGpu([&] { return BroadcastTo(ctx(), ToDevice(x), to).value(); });
+      EXPECT_TRUE(Near(ToHost(got), CpuBroadcastTo(x, to).value(), kExact));
+    }
+  }
+  const Tensor x = Random(DT_FLOAT, {2, 3}, Domain::kAny, 1);
+  EXPECT_EQ(OnGpu([&] {
+              return BroadcastTo(ctx(), ToDevice(x), {4, 3});
+            })
+                .status()
+                .message(),
+            "Unable to broadcast tensor of shape [2,3] to tensor of shape "
+            "[4,3]");
+}
+
 // --- reductions -------------------------------------------------------------
 
 /// Every way of reducing a shape of this rank that the tests try: all axes,

@@ -34,6 +34,16 @@ Device::Device(DeviceAttributes attributes, Allocator* base,
 
 Device::~Device() { allocator_->DestroyWhenIdle(); }
 
+StatusOr<std::unique_ptr<OpKernel>> Device::AdoptCpuKernel(
+    const Node& node, std::unique_ptr<OpKernel> kernel) {
+  if (allocator_->HostAccessible()) return kernel;
+  return errors::Unimplemented(
+      "No ", device_type(), " kernel for '", node.type_string(), "' (node ",
+      node.name(), ") on ", name(),
+      ": minitf runs this op there with the CPU's kernel, which needs memory "
+      "the CPU can read, as virtual and emulated GPUs have");
+}
+
 // --8<-- [start:allocate_tensor]
 StatusOr<Tensor> Device::AllocateTensor(DType dtype, const TensorShape& shape) {
   StatusOr<Tensor> tensor = Tensor::Allocate(dtype, shape, allocator_);

@@ -26,6 +26,7 @@
 #include "minitf/device/device_allocator.h"
 #include "minitf/device/device_attributes.h"
 #include "minitf/device/device_spec.h"
+#include "minitf/graph/kernel.h"
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
 
@@ -100,6 +101,21 @@ class Device {
   /// a memory space of its own (a GPU, virtual or not), whose tensors cross
   /// to other devices only through its DeviceContext.
   virtual bool UsesHostMemory() const = 0;
+  /// True when this device keeps the tensors of `dtype` that cross into it
+  /// in host memory rather than its own. TensorFlow keeps a GPU's int32
+  /// tensors (shapes, sizes, axes: what the host reads to launch a kernel)
+  /// on the host, and chapter 5's GPUs whose memory the CPU cannot read do
+  /// the same; every other device keeps everything in its own memory.
+  virtual bool KeepsInHostMemory(DType /*dtype*/) const { return false; }
+  /// `kernel`, the CPU's kernel for `node` that this device borrows (the
+  /// kernel registry's alias, chapter 4), made fit to run here. The CPU's
+  /// kernels read and write their tensors as host memory, so the default
+  /// takes the kernel as it is where the CPU can read this device's memory
+  /// (virtual GPUs), and refuses it otherwise with Unimplemented naming the
+  /// op. A device whose memory is its own overrides it (chapter 5's GPUs).
+  virtual StatusOr<std::unique_ptr<OpKernel>> AdoptCpuKernel(
+      const Node& node, std::unique_ptr<OpKernel> kernel);
+
   /// Copies in and out of this device's memory; nullptr when
   /// UsesHostMemory(), since host tensors need none. Owned by the device.
   virtual DeviceContext* device_context() { return nullptr; }

@@ -22,19 +22,35 @@ StatusOr<DeviceContext*> ContextOf(Device* device) {
   return context;
 }
 
+// True when `tensor`, made by a kernel of `device`, lies in host memory
+// although the device has a memory of its own the CPU cannot read: an
+// int32 a GPU keeps on the host.
+bool MadeInHostMemory(const Device& device, const Tensor& tensor) {
+  return !device.allocator()->HostAccessible() &&
+         tensor.allocator() != nullptr && tensor.allocator()->HostAccessible();
+}
+
 }  // namespace
 
 // --8<-- [start:copy_tensor]
 void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
                               Device* dst, const Tensor& input, Tensor* output,
                               StatusCallback done) {
-  if (src->UsesHostMemory() && dst->UsesHostMemory()) {
+  // Which memory each side holds the tensor in: a device's own, or the
+  // host's, for a device on host memory and for an int32 that a GPU keeps
+  // on the host (Device::KeepsInHostMemory).
+  const bool src_host = src->UsesHostMemory() || MadeInHostMemory(*src, input);
+  const bool dst_host =
+      dst->UsesHostMemory() || dst->KeepsInHostMemory(input.dtype());
+  if (src_host && dst_host) {
     *output = input;  // one address space: the tensor itself will do
     done(Status::OK());
     return;
   }
   StatusOr<Tensor> allocated =
-      dst->AllocateTensor(input.dtype(), input.shape());
+      dst->UsesHostMemory() || !dst_host
+          ? dst->AllocateTensor(input.dtype(), input.shape())
+          : Tensor::Allocate(input.dtype(), input.shape(), cpu_allocator());
   if (!allocated.ok()) {
     done(allocated.status());
     return;
@@ -51,7 +67,7 @@ void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
     }
     done(s);
   };
-  if (src->UsesHostMemory()) {
+  if (src_host) {
     StatusOr<DeviceContext*> to = ContextOf(dst);
     if (!to.ok()) return finish(to.status());
     to.value()->CopyCPUTensorToDevice(&input, dst, copy.get(),
@@ -60,7 +76,7 @@ void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
   }
   StatusOr<DeviceContext*> from = ContextOf(src);
   if (!from.ok()) return finish(from.status());
-  if (dst->UsesHostMemory()) {
+  if (dst_host) {
     from.value()->CopyDeviceTensorToCPU(&input, tensor_name, src, copy.get(),
                                         std::move(finish));
     return;

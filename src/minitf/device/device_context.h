@@ -65,16 +65,20 @@ class DeviceContext : public OpDeviceContext {
 };
 
 /// Copies `input`, which lives on `src`, to `dst`, and sets `*output` to
-/// the copy. The route, as TensorFlow's CopyTensor::ViaDMA takes it:
-///   - both devices use host memory: no copy; `*output` shares the buffer;
+/// the copy. The route, as TensorFlow's CopyTensor::ViaDMA takes it, where
+/// a side is "host" for a device on host memory, for a tensor that a device
+/// with memory of its own made in host memory, and on the receiving side for
+/// a dtype the device keeps there (Device::KeepsInHostMemory: a GPU's int32):
+///   - both sides host: no copy; `*output` shares the buffer;
 ///   - host to device: `dst`'s CopyCPUTensorToDevice;
 ///   - device to host: `src`'s CopyDeviceTensorToCPU;
 ///   - device to device of one type: `src`'s CopyDeviceTensorToDevice;
 ///   - device to device of different types: through a tensor in host memory.
-/// The output is allocated with dst->AllocateTensor, so a full device fails
-/// with its OOM error. Every copy is counted on both devices (TransferStats).
-/// `done` is called exactly once, with the outcome; `*output` is set only on
-/// success. REQUIRES: `input` is initialized and stays alive until `done`.
+/// The output is allocated with dst->AllocateTensor (in host memory for a
+/// dtype dst keeps there), so a full device fails with its OOM error. Every
+/// copy is counted on both devices (TransferStats). `done` is called exactly
+/// once, with the outcome; `*output` is set only on success. REQUIRES: `input`
+/// is initialized and stays alive until `done`.
 void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
                               Device* dst, const Tensor& input, Tensor* output,
                               StatusCallback done);

@@ -207,21 +207,25 @@ Status DirectSession::PlaceNewNodes() {
 StatusOr<OpKernel*> DirectSession::KernelFor(
     const Node& node, Device* device,
     std::vector<std::unique_ptr<OpKernel>>* owned) {
-  // A kernel borrowed from the CPU (chapter 4's aliases) reads and writes
-  // its tensors as host memory: fine on virtual and emulated GPUs, whose
-  // memory is the host's, and a crash on a real GPU's. There it is refused,
-  // naming the op that has no GPU kernel yet.
-  if (!device->allocator()->HostAccessible() &&
-      KernelRegistry::Global()->IsAliased(node, device->device_type())) {
-    return errors::Unimplemented(
-        "No ", device->device_type(), " kernel for '", node.type_string(),
-        "' (node ", node.name(), ") on ", device->name(),
-        ": minitf runs this op there with the CPU's kernel, which needs "
-        "memory the CPU can read, as virtual and emulated GPUs have");
-  }
   // What a kernel keeps from its construction (a Const's value) lies in its
-  // device's memory, as what it makes when it runs does.
-  ScopedDefaultAllocator on_device(device->kernel_allocator());
+  // device's memory, as what it makes when it runs does. A kernel borrowed
+  // from the CPU (chapter 4's aliases) reads and writes its tensors as host
+  // memory: where the CPU cannot read the device's memory (a real GPU's) it
+  // keeps what it makes in host memory, and the device adopts it
+  // (Device::AdoptCpuKernel) or refuses it.
+  const bool borrowed =
+      KernelRegistry::Global()->IsAliased(node, device->device_type());
+  ScopedDefaultAllocator on_device(
+      borrowed && !device->allocator()->HostAccessible()
+          ? cpu_allocator()
+          : device->kernel_allocator());
+  auto create = [&](const Node& n) -> StatusOr<std::unique_ptr<OpKernel>> {
+    TF_ASSIGN_OR_RETURN(
+        std::unique_ptr<OpKernel> kernel,
+        KernelRegistry::Global()->CreateKernel(n, device->device_type()));
+    if (!borrowed) return kernel;
+    return device->AdoptCpuKernel(n, std::move(kernel));
+  };
   // The user's node of that name, if this is a copy of it (a node the
   // rewrite or the cut made may happen to share a name, never its op and
   // attrs).
@@ -234,14 +238,11 @@ StatusOr<OpKernel*> DirectSession::KernelFor(
     }
     std::unique_ptr<OpKernel>& kernel = table[original->id()];
     if (kernel == nullptr) {
-      TF_ASSIGN_OR_RETURN(kernel, KernelRegistry::Global()->CreateKernel(
-                                      *original, device->device_type()));
+      TF_ASSIGN_OR_RETURN(kernel, create(*original));
     }
     return kernel.get();
   }
-  TF_ASSIGN_OR_RETURN(
-      std::unique_ptr<OpKernel> kernel,
-      KernelRegistry::Global()->CreateKernel(node, device->device_type()));
+  TF_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, create(node));
   owned->push_back(std::move(kernel));
   return owned->back().get();
 }

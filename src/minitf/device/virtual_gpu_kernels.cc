@@ -11,13 +11,14 @@
 // the GPU for int32 with their tensors in host memory (Add, Shape, Fill ...)
 // are aliased for every dtype, since they have a GPU kernel too.
 //
-// minitf has no host-memory annotations on kernels, so those int32 tensors
-// (shapes, sizes, reduction indices) are made, and counted, in the virtual
-// GPU's memory like every other output of a kernel placed there
-// (Device::kernel_allocator), and reach the CPU by copies. TensorFlow keeps
-// them in host memory, outside the GPU's limit. The difference is a few
-// bytes per tensor, and it keeps one rule: a tensor lives on the device of
-// the node that made it.
+// A virtual GPU keeps those int32 tensors (shapes, sizes, reduction
+// indices) in its own memory, where the CPU kernels make and count them like
+// every other output of a kernel placed there (Device::kernel_allocator),
+// and they reach the CPU by copies. TensorFlow keeps them in host memory,
+// outside the GPU's limit, and so does chapter 5 on a GPU whose memory the
+// CPU cannot read (Device::KeepsInHostMemory). On a virtual GPU the
+// difference is a few bytes per tensor, and it keeps one rule: a tensor
+// lives on the device of the node that made it.
 
 #include "minitf/graph/kernel.h"
 

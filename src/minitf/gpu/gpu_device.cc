@@ -6,6 +6,7 @@
 
 #include "minitf/device/virtual_gpu_device.h"
 #include "minitf/gpu/gpu_allocator.h"
+#include "minitf/gpu/host_memory.h"
 #if MINITF_WITH_CUDA
 #include "minitf/gpu/cuda/cuda_stream_executor.h"
 #endif
@@ -88,6 +89,15 @@ Status GpuDeviceContext::OrderedCopy(GpuStream copy_stream,
     TF_RETURN_IF_ERROR(produced.Record(producer->compute_));
     TF_RETURN_IF_ERROR(executor_->WaitForEvent(copy_stream, produced.get()));
   }
+  // And the consumer's kernels queued so far must be done with the memory
+  // the copy writes: a buffer freed on the host while a queued kernel still
+  // reads it goes back to the allocator, which may hand it to this copy.
+  // (Kernels on one stream need no such wait: they run in order.)
+  ScopedEvent consumed(executor_);
+  if (consumer != nullptr && consumer != producer) {
+    TF_RETURN_IF_ERROR(consumed.Record(consumer->compute_));
+    TF_RETURN_IF_ERROR(executor_->WaitForEvent(copy_stream, consumed.get()));
+  }
   switch (direction) {
     case kHostToDevice:
       TF_RETURN_IF_ERROR(
@@ -120,9 +130,9 @@ void GpuDeviceContext::CopyCPUTensorToDevice(const Tensor* cpu_tensor, Device*,
                                              StatusCallback done) const {
   Status s = CheckSameSize(*cpu_tensor, *device_tensor);
   if (s.ok()) {
-    s = OrderedCopy(host_to_device_, nullptr, this, device_tensor->raw_data(),
-                    cpu_tensor->raw_data(), cpu_tensor->TotalBytes(),
-                    kHostToDevice);
+    s = OrderedCopy(host_to_device_, nullptr, this,
+                    device_tensor->device_data(), cpu_tensor->raw_data(),
+                    cpu_tensor->TotalBytes(), kHostToDevice);
   }
   done(s);
 }
@@ -134,7 +144,7 @@ void GpuDeviceContext::CopyDeviceTensorToCPU(const Tensor* device_tensor,
   Status s = CheckSameSize(*device_tensor, *cpu_tensor);
   if (s.ok()) {
     s = OrderedCopy(device_to_host_, this, nullptr, cpu_tensor->raw_data(),
-                    device_tensor->raw_data(), device_tensor->TotalBytes(),
+                    device_tensor->device_data(), device_tensor->TotalBytes(),
                     kDeviceToHost);
   }
   done(s);
@@ -151,9 +161,9 @@ void GpuDeviceContext::CopyDeviceTensorToDevice(const Tensor* src_tensor,
                          ", which is not a GPU of this layer");
   }
   if (s.ok()) {
-    s = OrderedCopy(device_to_device_, this, consumer, dst_tensor->raw_data(),
-                    src_tensor->raw_data(), src_tensor->TotalBytes(),
-                    kDeviceToDevice);
+    s = OrderedCopy(device_to_device_, this, consumer,
+                    dst_tensor->device_data(), src_tensor->device_data(),
+                    src_tensor->TotalBytes(), kDeviceToDevice);
   }
   done(s);
 }
@@ -169,6 +179,18 @@ GpuDevice::GpuDevice(DeviceAttributes attributes, DeviceAllocator* allocator,
                      std::unique_ptr<StreamExecutor> executor)
     : Device(std::move(attributes), cpu_allocator(), allocator),
       executor_(std::move(executor)) {}
+
+bool GpuDevice::KeepsInHostMemory(DType dtype) const {
+  return !allocator()->HostAccessible() && KeptInHostMemory(dtype);
+}
+
+StatusOr<std::unique_ptr<OpKernel>> GpuDevice::AdoptCpuKernel(
+    const Node& node, std::unique_ptr<OpKernel> kernel) {
+  if (allocator()->HostAccessible() || !CpuKernelRunsWithDeviceMemory(node)) {
+    return Device::AdoptCpuKernel(node, std::move(kernel));
+  }
+  return AdoptCpuKernelForDeviceMemory(node, std::move(kernel), device_type());
+}
 
 GpuDevice::~GpuDevice() {
   // The streams go before the executor that made them.

@@ -104,6 +104,12 @@ class GpuDevice final : public Device {
   ~GpuDevice() override;
 
   bool UsesHostMemory() const override { return false; }
+  /// int32 where the CPU cannot read this GPU's memory (host_memory.h).
+  bool KeepsInHostMemory(DType dtype) const override;
+  /// As it is where the CPU can read this GPU's memory (an emulated GPU);
+  /// otherwise as host_memory.h runs it, or refused.
+  StatusOr<std::unique_ptr<OpKernel>> AdoptCpuKernel(
+      const Node& node, std::unique_ptr<OpKernel> kernel) override;
   DeviceContext* device_context() override { return context_.get(); }
   GpuDeviceContext* gpu_context() const { return context_.get(); }
 

@@ -224,6 +224,11 @@ class GpuKernels {
   /// out:[n] = *host_value, a host scalar of `dtype` (read before return).
   virtual Status Fill(GpuStream stream, DType dtype, const void* host_value,
                       void* out, int64_t n) const = 0;
+  /// out[i] = x[xi], xi found from i's coordinates along `loops` with its
+  /// x_strides (y_strides unused): a gather by strides, which is Tile (a
+  /// stride of 0 repeats) and, with permuted strides, a transpose.
+  virtual Status StridedCopy(GpuStream stream, DType dtype, const void* x,
+                             void* out, const BroadcastLoops& loops) const = 0;
 
   // --- reductions (kernels/ops/reduction.cuh) -------------------------------
   /// x:[outer, middle, inner] -> out:[outer, inner], combined over the middle

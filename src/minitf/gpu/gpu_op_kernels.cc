@@ -8,18 +8,20 @@
 // changes nothing for a program that did not ask for emulated GPUs. Ops
 // without a kernel here keep the alias: on an emulated GPU they run the CPU
 // kernel on device memory the CPU can read (GpuDeviceContext::KernelQueued
-// says why that is safe); a real GPU must have a kernel here for every op it
-// runs (ApplyRMSProp, for one, has none yet).
+// says why that is safe); a GPU whose memory the CPU cannot read runs them
+// as host_memory.h allows, or refuses them.
 //
 // The index inputs (a reduction's axes, ArgMax's dimension, Fill's dims) are
-// read on the host, as TensorFlow's GPU kernels read them from host memory:
-// on an emulated GPU the CPU reads them where they are.
+// int32, read on the host, as TensorFlow's GPU kernels read them from host
+// memory: a GPU whose memory the CPU cannot read keeps them there
+// (host_memory.h), and on an emulated GPU the CPU reads them where they are.
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "minitf/gpu/gpu_device.h"
 #include "minitf/gpu/gpu_ops.h"
+#include "minitf/gpu/host_memory.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/train/kernels/apply_recipe.h"
@@ -32,11 +34,25 @@ namespace {
 class GpuOpKernel : public OpKernel {
  public:
   GpuOpKernel(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
-      : OpKernel(c), cpu_(std::move(cpu)) {}
+      : OpKernel(c),
+        cpu_(std::move(cpu)),
+        int32_data_(HasInt32Data(c.node())),
+        inputs_on_host_(InputsKeptOnHost(c.node())) {}
 
   Status Compute(OpKernelContext* ctx) final {
     auto* gpu = dynamic_cast<GpuDeviceContext*>(ctx->op_device_context());
     if (gpu == nullptr) return cpu_->Compute(ctx);  // chapter 4's virtual GPU
+    // Where the CPU cannot read the GPU's memory, int32 lies on the host
+    // (host_memory.h): a node computing on int32 runs the CPU's kernel
+    // there, as TensorFlow's int32 "GPU" kernels do, when it reads nothing
+    // else.
+    if (int32_data_ && !ctx->allocator()->HostAccessible()) {
+      if (inputs_on_host_) return ComputeOnHost(*cpu_, ctx);
+      return errors::Unimplemented(
+          "No GPU kernel for '", type_string(), "' (node ", name(),
+          ") with int32 data and inputs in the GPU's memory: minitf keeps a "
+          "GPU's int32 tensors in host memory, as TensorFlow does");
+    }
     TF_RETURN_IF_ERROR(ComputeOnGpu(ctx, gpu->compute()));
     return gpu->KernelQueued();
   }
@@ -46,7 +62,24 @@ class GpuOpKernel : public OpKernel {
                               const GpuStreamContext& gpu) = 0;
 
  private:
+  // True when a dtype attr of the node's data (not of its indices) is int32.
+  static bool HasInt32Data(const Node& node) {
+    for (const char* attr : {"T", "SrcT", "DstT", "output_type"}) {
+      StatusOr<DType> dtype = GetAttr<DType>(node.attrs(), attr);
+      if (dtype.ok() && dtype.value() == DT_INT32) return true;
+    }
+    return false;
+  }
+  static bool InputsKeptOnHost(const Node& node) {
+    for (int i = 0; i < node.num_inputs(); ++i) {
+      if (!KeptInHostMemory(node.input_type(i))) return false;
+    }
+    return true;
+  }
+
   const std::unique_ptr<OpKernel> cpu_;
+  const bool int32_data_;
+  const bool inputs_on_host_;
 };
 
 /// Makes kernel K for a node, with the CPU kernel of the same node beside
@@ -60,6 +93,21 @@ StatusOr<std::unique_ptr<OpKernel>> MakeGpuKernel(
 }
 // --8<-- [end:gpu_op_kernel]
 
+// `t` where the CPU can read it: itself, or a copy of a tensor in the GPU's
+// memory, made once the kernels queued before have written it.
+StatusOr<Tensor> ReadOnHost(OpKernelContext* ctx, const GpuStreamContext& gpu,
+                            const Tensor& t) {
+  if (!t.IsInitialized() || t.allocator()->HostAccessible()) return t;
+  TF_ASSIGN_OR_RETURN(Tensor host,
+                      Tensor::Allocate(t.dtype(), t.shape(), cpu_allocator()));
+  StreamExecutor* executor =
+      static_cast<GpuDeviceContext*>(ctx->op_device_context())->executor();
+  TF_RETURN_IF_ERROR(executor->MemcpyDeviceToHost(
+      host.raw_data(), t.device_data(), t.TotalBytes(), gpu.stream));
+  TF_RETURN_IF_ERROR(executor->SynchronizeStream(gpu.stream));
+  return host;
+}
+
 #define MINITF_REGISTER_GPU_KERNEL(op_type, K, ...) \
   MINITF_REGISTER_GPU_KERNEL_UNIQ(__COUNTER__, op_type, K, __VA_ARGS__)
 #define MINITF_REGISTER_GPU_KERNEL_UNIQ(ctr, op_type, K, ...) \
@@ -70,8 +118,9 @@ StatusOr<std::unique_ptr<OpKernel>> MakeGpuKernel(
 
 // The dtypes of TensorFlow's GPU kernels. Its int32 arithmetic (the shape
 // computations of gradients: Mean_grad's Prod and Maximum) is registered for
-// the GPU with its tensors in host memory; minitf has no host memory on a
-// GPU, so here those kernels run on the GPU as the others do.
+// the GPU with its tensors in host memory; so it is here where the CPU
+// cannot read the GPU's memory (GpuOpKernel::Compute), while an emulated
+// GPU runs it as a CUDA kernel like the others.
 const std::vector<DType> kFloats = {DT_FLOAT, DT_DOUBLE};
 const std::vector<DType> kNumbers = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64};
 
@@ -167,14 +216,15 @@ class CastGpuOp : public GpuOpKernel {
 };
 MINITF_REGISTER_GPU_KERNEL("Cast", CastGpuOp, {});
 
-// Fill's dims and value are small host-side inputs; the output is the GPU's.
+// Fill's dims lie on the host and its value, a scalar, is read there: from
+// the GPU's memory first where the CPU cannot read it.
 class FillGpuOp : public GpuOpKernel {
  public:
   using GpuOpKernel::GpuOpKernel;
   Status ComputeOnGpu(OpKernelContext* ctx,
                       const GpuStreamContext& gpu) override {
     const Tensor& dims = ctx->input(0);
-    const Tensor& value = ctx->input(1);
+    TF_ASSIGN_OR_RETURN(Tensor value, ReadOnHost(ctx, gpu, ctx->input(1)));
     // The CPU kernel's checks, in its words.
     if (dims.dims() != 1) {
       return errors::InvalidArgument("dims must be a 1-D tensor, not ",
@@ -193,6 +243,33 @@ class FillGpuOp : public GpuOpKernel {
   }
 };
 MINITF_REGISTER_GPU_KERNEL("Fill", FillGpuOp, kNumbers);
+
+class TileGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> multiples,
+                        IndexValues(ctx->input(1)));
+    TF_ASSIGN_OR_RETURN(Tensor out, Tile(gpu, ctx->input(0), multiples));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("Tile", TileGpuOp, {});
+
+class BroadcastToGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> shape, IndexValues(ctx->input(1)));
+    TF_ASSIGN_OR_RETURN(Tensor out, BroadcastTo(gpu, ctx->input(0), shape));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("BroadcastTo", BroadcastToGpuOp, {});
 
 template <ReduceOp kOp>
 class ReductionGpuOp : public GpuOpKernel {

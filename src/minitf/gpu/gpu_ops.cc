@@ -374,6 +374,94 @@ StatusOr<Tensor> Fill(const GpuStreamContext& ctx, const TensorShape& shape,
   return out;
 }
 
+namespace {
+
+// out = a gather of x by strides (GpuKernels::StridedCopy): `loops` lists
+// (size, x stride) innermost first, at most BroadcastLoops::kMaxDims.
+Status GatherByStrides(const GpuStreamContext& ctx, const char* name,
+                       const Tensor& x, Tensor* out,
+                       std::vector<std::pair<int64_t, int64_t>> loops) {
+  if (out->NumElements() == 0) return Status::OK();
+  if (loops.empty()) loops.emplace_back(1, 0);
+  if (loops.size() > BroadcastLoops::kMaxDims) {
+    return errors::Unimplemented(
+        name, " on the GPU takes at most ", BroadcastLoops::kMaxDims,
+        " loops; ", x.shape(), " to ", out->shape(), " needs ", loops.size());
+  }
+  BroadcastLoops strided;
+  strided.rank = static_cast<int>(loops.size());
+  for (int d = 0; d < strided.rank; ++d) {
+    strided.dims[d] = loops[strided.rank - 1 - d].first;
+    strided.x_strides[d] = loops[strided.rank - 1 - d].second;
+  }
+  return ctx.kernels->StridedCopy(ctx.stream, x.dtype(), In(x), Out(*out),
+                                  strided);
+}
+
+}  // namespace
+
+StatusOr<Tensor> Tile(const GpuStreamContext& ctx, const Tensor& x,
+                      const std::vector<int64_t>& multiples) {
+  TF_RETURN_IF_ERROR(CheckInitialized("Tile", x, 0));
+  if (static_cast<int>(multiples.size()) != x.dims()) {
+    return errors::InvalidArgument(
+        "Expected multiples argument to be a vector of length ", x.dims(),
+        " but got length ", multiples.size());
+  }
+  std::vector<int64_t> dims(x.dims());
+  for (int d = 0; d < x.dims(); ++d) {
+    if (multiples[d] < 0) {
+      return errors::InvalidArgument("Expected multiples[", d,
+                                     "] >= 0, but got ", multiples[d]);
+    }
+    dims[d] = x.dim_size(d) * multiples[d];
+  }
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(x.dtype(), TensorShape(dims)));
+  // The output seen as [m0, d0, m1, d1, ...]: along m the input repeats
+  // (stride 0), along d it advances. Axes of 1 take no loop.
+  std::vector<std::pair<int64_t, int64_t>> loops;
+  int64_t stride = 1;
+  for (int d = x.dims() - 1; d >= 0; --d) {
+    if (x.dim_size(d) > 1) loops.emplace_back(x.dim_size(d), stride);
+    if (multiples[d] > 1) loops.emplace_back(multiples[d], 0);
+    stride *= x.dim_size(d);
+  }
+  TF_RETURN_IF_ERROR(GatherByStrides(ctx, "Tile", x, &out, std::move(loops)));
+  return out;
+}
+
+StatusOr<Tensor> BroadcastTo(const GpuStreamContext& ctx, const Tensor& x,
+                             const std::vector<int64_t>& shape) {
+  TF_RETURN_IF_ERROR(CheckInitialized("BroadcastTo", x, 0));
+  const int rank = static_cast<int>(shape.size());
+  const int skip = rank - x.dims();
+  bool ok = skip >= 0;
+  for (int d = 0; ok && d < x.dims(); ++d) {
+    ok = x.dim_size(d) == 1 || x.dim_size(d) == shape[d + skip];
+  }
+  if (!ok) {
+    return errors::InvalidArgument(
+        "Unable to broadcast tensor of shape ", ShapeErrorString(x.shape()),
+        " to tensor of shape ", ShapeErrorString(TensorShape(shape)));
+  }
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(x.dtype(), TensorShape(shape)));
+  // One loop per output axis longer than 1: the input's stride there, or 0
+  // where the input has 1 (or no axis) and repeats.
+  std::vector<std::pair<int64_t, int64_t>> loops;
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    const int in = d - skip;
+    const bool repeats = in < 0 || x.dim_size(in) == 1;
+    if (shape[d] > 1) loops.emplace_back(shape[d], repeats ? 0 : stride);
+    if (in >= 0) stride *= x.dim_size(in);
+  }
+  TF_RETURN_IF_ERROR(
+      GatherByStrides(ctx, "BroadcastTo", x, &out, std::move(loops)));
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // Reductions.
 

@@ -64,6 +64,16 @@ StatusOr<Tensor> Cast(const GpuStreamContext& ctx, const Tensor& x, DType to);
 StatusOr<Tensor> Fill(const GpuStreamContext& ctx, const TensorShape& shape,
                       const Tensor& value);
 
+/// tf.tile: x repeated multiples[d] times along each axis d; the CPU
+/// kernel's checks and messages. At most 8 axes that are tiled or longer
+/// than 1, counting each twice that is both.
+StatusOr<Tensor> Tile(const GpuStreamContext& ctx, const Tensor& x,
+                      const std::vector<int64_t>& multiples);
+/// tf.broadcast_to: x aligned with `shape` at the last axis, its axes of 1
+/// repeated; the CPU kernel's checks and messages.
+StatusOr<Tensor> BroadcastTo(const GpuStreamContext& ctx, const Tensor& x,
+                             const std::vector<int64_t>& shape);
+
 /// kernels::ReduceSum ... ReduceMin: numbers, any axes (std::nullopt: all).
 StatusOr<Tensor> Reduce(const GpuStreamContext& ctx, ReduceOp op,
                         const Tensor& x, const kernels::Axes& axes,

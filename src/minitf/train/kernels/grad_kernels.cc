@@ -423,9 +423,10 @@ class FloorModOp : public OpKernel {
       T* out = z.data<T>();
       for (int64_t i = 0; i < z.NumElements(); ++i) {
         // bool is integral too, but has no sign to compare: the op's dtypes
-        // leave it out, and the floating branch compiles it without a
-        // warning that `r < 0` is always false.
-        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // leave it out, and its branch says so rather than compare.
+        if constexpr (std::is_same_v<T, bool>) {
+          return errors::InvalidArgument("FloorMod does not support bool");
+        } else if constexpr (std::is_integral_v<T>) {
           if (b[i] == 0)
             return errors::InvalidArgument("Integer division by zero");
           T r = a[i] % b[i];

@@ -185,6 +185,17 @@ class BackendKernels : public GpuKernels {
     });
   }
 
+  Status StridedCopy(GpuStream stream, DType dtype, const void* x, void* out,
+                     const BroadcastLoops& loops) const override {
+    if (!DataTypeIsValid(dtype)) return NoKernel("StridedCopy", dtype);
+    return SwitchDType(dtype, [&]<typename T>() {
+      return LaunchStatus("StridedCopy",
+                          LaunchStridedCopy<T>(static_cast<const T*>(x),
+                                               static_cast<T*>(out), loops,
+                                               ToStream(stream)));
+    });
+  }
+
   Status Reduce(GpuStream stream, ReduceOp op, DType dtype, const void* x,
                 void* out, int64_t outer, int64_t middle, int64_t inner,
                 int64_t divisor, void* scratch) const override {

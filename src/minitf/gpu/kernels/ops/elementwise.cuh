@@ -300,6 +300,22 @@ __global__ void FillKernel(T value, T* out, int64_t n) {
   for (int64_t i : GridStride(n)) out[i] = value;
 }
 
+/// out[i] = x[xi], xi from i's coordinates along `loops` as in
+/// BroadcastKernel: a copy that gathers (Tile, BroadcastTo, Transpose).
+template <class T>
+__global__ void StridedCopyKernel(const T* x, T* out, BroadcastLoops loops,
+                                  int64_t n) {
+  for (int64_t i : GridStride(n)) {
+    int64_t rest = i;
+    int64_t xi = 0;
+    for (int d = loops.rank - 1; d >= 0; --d) {
+      xi += (rest % loops.dims[d]) * loops.x_strides[d];
+      rest /= loops.dims[d];
+    }
+    out[i] = x[xi];
+  }
+}
+
 // --- launchers ------------------------------------------------------------
 // Each returns the launch's error, or cudaSuccess; n = 0 launches nothing.
 // An op the dtype has no kernel for is cudaErrorInvalidValue: the caller
@@ -449,6 +465,17 @@ cudaError_t LaunchFill(T value, T* out, int64_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
   MINITF_LAUNCH(MINITF_KERNEL_NAME(FillKernel<T>), BlocksFor(n), kBlock, 0,
                 stream, value, out, n);
+  return LaunchError();
+}
+
+template <class T>
+cudaError_t LaunchStridedCopy(const T* x, T* out, const BroadcastLoops& loops,
+                              cudaStream_t stream) {
+  int64_t n = 1;
+  for (int d = 0; d < loops.rank; ++d) n *= loops.dims[d];
+  if (n == 0) return cudaSuccess;
+  MINITF_LAUNCH(MINITF_KERNEL_NAME(StridedCopyKernel<T>), BlocksFor(n), kBlock,
+                0, stream, x, out, loops, n);
   return LaunchError();
 }
 
