@@ -26,6 +26,7 @@ set(MINITF_CHAPTERS
   "03-variables-and-autodiff:train"
   "04-device-placement:device"
   "05-gpu-kernels:gpu"
+  "06-multi-gpu-towers:towers"
 )
 
 set(CMAKE_CXX_STANDARD 20)

@@ -60,6 +60,7 @@ CHAPTERS = [
      "chapters/03-variables-and-autodiff/README.md"),
     ("Chapter 4 — Devices and placement", "chapters/04-device-placement/README.md"),
     ("Chapter 5 — GPU kernels", "chapters/05-gpu-kernels/README.md"),
+    ("Chapter 6 — Multi-GPU towers", "chapters/06-multi-gpu-towers/README.md"),
 ]
 API_TITLE = "API reference"
 NAV_TITLES = ["Home"] + [title for title, _ in CHAPTERS] + ["Exercises", API_TITLE]

@@ -345,6 +345,31 @@ TEST(VariableTest, InitialValueFromTheGraph) {
   EXPECT_EQ(Values(sess.run(v)), (std::vector<float>{2.f, 4.f, 6.f}));
 }
 
+// tf.Variable(lambda: tf.zeros([2]), name="v", collections=["mine"]) under
+// tf.device("/cpu:0"), as TensorFlow 2.21 builds it: the initial value's
+// ops in "v/Initializer/", colocated with the variable by name and with no
+// device of their own (checked against TensorFlow's GraphDef); the variable in "mine" and, being trainable, in
+// trainable_variables, but not in global_variables.
+TEST(VariableTest, InitialValueFromAFunctionIsBuiltInsideTheVariable) {
+  Graph g;
+  graph_scope use(g);
+  device_scope on_cpu("/cpu:0");
+  Variable v([] { return zeros({2}); }, "v", /*trainable=*/true, {"mine"});
+  EXPECT_EQ(v.initial_value().name(), "v/Initializer/zeros:0");
+  const Node* init = v.initial_value().node();
+  EXPECT_EQ(ClassOf(init), (std::vector<std::string>{"loc:@v"}));
+  EXPECT_EQ(init->requested_device(), "");
+  EXPECT_EQ(v.op().device(), "/cpu:0");
+  // TensorFlow's attr scope covers the variable op too.
+  EXPECT_EQ(ClassOf(v.op().node()), (std::vector<std::string>{"loc:@v"}));
+  EXPECT_EQ(global_variables().size(), 0u);
+  EXPECT_EQ(get_collection<Variable>("mine").size(), 1u);
+  EXPECT_EQ(trainable_variables().size(), 1u);
+  Session sess;
+  sess.run(v.initializer());
+  EXPECT_EQ(Values(sess.run(v)), (std::vector<float>{0.f, 0.f}));
+}
+
 TEST(VariableTest, ConcurrentAssignAddSumsEveryUpdate) {
   Graph g;
   graph_scope use(g);

@@ -1,5 +1,7 @@
 #include "minitf/train/variables.h"
 
+#include <algorithm>
+
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
@@ -11,23 +13,43 @@ namespace minitf {
 
 Variable::Variable(const Tensor& initial_value, const std::string& name,
                    bool trainable)
-    : Variable(name, trainable, &initial_value, Output()) {}
+    : Variable(name, trainable, &initial_value, Output(), nullptr,
+               {GraphKeys::GLOBAL_VARIABLES}) {}
 
 Variable::Variable(Output initial_value, const std::string& name,
                    bool trainable)
-    : Variable(name, trainable, nullptr, initial_value) {}
+    : Variable(name, trainable, nullptr, initial_value, nullptr,
+               {GraphKeys::GLOBAL_VARIABLES}) {}
+
+Variable::Variable(const std::function<Output()>& initial_value,
+                   const std::string& name, bool trainable,
+                   const std::vector<std::string>& collections)
+    : Variable(name, trainable, nullptr, Output(), initial_value, collections) {
+}
 
 // --8<-- [start:variable_init]
 // TensorFlow's RefVariable._init_from_args: everything inside
 // `with ops.name_scope(name, "Variable", [initial_value]) as name:`.
 Variable::Variable(const std::string& name, bool trainable,
-                   const Tensor* tensor, Output output)
+                   const Tensor* tensor, Output output,
+                   const std::function<Output()>& make_initial_value,
+                   const std::vector<std::string>& collections)
     : trainable_(trainable) {
   ops::OpScope scope(
       name, "Variable",
       output.valid() ? std::vector<Output>{output} : std::vector<Output>{});
-  initial_value_ =
-      tensor != nullptr ? constant(*tensor, "initial_value") : output;
+  Graph* g = get_default_graph();
+  const int first_new = g->num_nodes();
+  if (make_initial_value) {
+    // device(None) keeps the device scopes around off the initial value's
+    // ops: they go wherever the variable goes (below).
+    device_scope no_device(nullptr);
+    name_scope init("Initializer");
+    initial_value_ = make_initial_value();
+  } else {
+    initial_value_ =
+        tensor != nullptr ? constant(*tensor, "initial_value") : output;
+  }
   const TensorShape& shape = initial_value_.shape();
   if (!shape.IsFullyDefined()) {
     throw errors::InvalidArgumentError(
@@ -39,15 +61,28 @@ Variable::Variable(const std::string& name, bool trainable,
                              .Attr("shape", shape)
                              .Attr("dtype", initial_value_.dtype()),
                          {});
+  if (make_initial_value) {
+    // The initial value's ops were built before the variable, so
+    // colocate_with could not name it: TensorFlow builds them and the
+    // variable op under an attr scope that gives each the variable's group,
+    // and so does this, by name, once they exist.
+    const std::vector<std::string> group = {"loc:@" + scope.op_name()};
+    for (int id = first_new; id < g->num_nodes(); ++id) {
+      g->node(id)->SetAttr("_class", AttrValue(group));
+    }
+  }
   // "weight/Assign", colocated with the variable by assign().
   initializer_ = minitf::assign(variable_, initial_value_).op();
   {
     colocate_with with_var(variable_.op());
     snapshot_ = identity(variable_, "read");
   }
-  Graph* g = variable_.graph();
-  g->AddToCollection(GraphKeys::GLOBAL_VARIABLES, {this->name(), *this});
-  if (trainable) {
+  for (const std::string& key : collections) {
+    g->AddToCollection(key, {this->name(), *this});
+  }
+  if (trainable &&
+      std::find(collections.begin(), collections.end(),
+                GraphKeys::TRAINABLE_VARIABLES) == collections.end()) {
     g->AddToCollection(GraphKeys::TRAINABLE_VARIABLES, {this->name(), *this});
   }
 }

@@ -15,6 +15,7 @@
 //   sess.run(w.assign_add(tf::constant(1.f)));   // w is now 1
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -52,6 +53,19 @@ class Variable {
   /// as it is.
   explicit Variable(Output initial_value, const std::string& name = "Variable",
                     bool trainable = true);
+  /// tf.Variable(initial_value=fn, ..., collections=...): `initial_value` is
+  /// called inside the variable's name scope, under "Initializer", to build
+  /// the initial value ("w/Initializer/zeros"). Its ops are colocated with
+  /// the variable (attr _class ["loc:@w"], set by name since the variable
+  /// does not exist yet) and request no device of their own, as in
+  /// TensorFlow, so they run wherever the variable is placed. The variable
+  /// joins `collections` and, when trainable, TRAINABLE_VARIABLES too.
+  /// This is how get_variable (chapter 6) builds a variable from an
+  /// initializer.
+  Variable(const std::function<Output()>& initial_value,
+           const std::string& name, bool trainable = true,
+           const std::vector<std::string>& collections = {
+               GraphKeys::GLOBAL_VARIABLES});
 
   bool valid() const { return variable_.valid(); }
   /// "weight:0", as TensorFlow names a variable by its tensor.
@@ -101,8 +115,11 @@ class Variable {
   bool operator==(const Variable& o) const { return variable_ == o.variable_; }
 
  private:
+  // Exactly one of `tensor`, `output` and `make_initial_value` gives the
+  // initial value.
   Variable(const std::string& name, bool trainable, const Tensor* tensor,
-           Output output);
+           Output output, const std::function<Output()>& make_initial_value,
+           const std::vector<std::string>& collections);
 
   Output variable_;
   Output initial_value_;

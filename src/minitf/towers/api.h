@@ -1,0 +1,18 @@
+// The public API of layer 6 (multi-GPU towers), as included by
+// <minitf/minitf.h>.
+//
+// Chapter 6 is being written; so far this layer holds TensorFlow 1.x's
+// variable sharing, which a multi-GPU program builds its towers with:
+// tf::variable_scope (reuse false, true or tf::AUTO_REUSE), tf::get_variable
+// and its per-graph store, and the initializers get_variable takes
+// (glorot_uniform by default).
+//
+//   for (int i = 0; i < num_gpus; ++i) {
+//     tf::device_scope on_gpu("/gpu:" + std::to_string(i));
+//     tf::variable_scope model("model", /*reuse=*/i > 0);
+//     auto w = tf::get_variable("w", {784, 10}, tf::zeros_initializer());
+//   }
+#pragma once
+
+#include "minitf/towers/init_ops.h"
+#include "minitf/towers/variable_scope.h"
