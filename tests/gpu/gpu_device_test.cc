@@ -19,6 +19,7 @@
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"
+#include "minitf/graph/ops/random_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/train/api.h"
 
@@ -336,23 +337,37 @@ TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesACpuKernelThatReadsIt) {
       << s;
 }
 
-// Seed 002's model and its training step on `device`, with its feeds.
-struct SoftmaxRegression {
-  Output x, y_, cross_entropy, accuracy;
-  Variable W, b;
+// Seed 002's model (or chapter 3's MLP) and its training step on `device`.
+struct Model {
+  Output x, y_, loss, accuracy;
+  Variable W;
   Operation train_step;
 
-  explicit SoftmaxRegression(const std::string& device) {
+  Model(const std::string& device, bool mlp) {
     device_scope on(device);
     x = placeholder(DT_FLOAT, {-1, 6}, "x");
     y_ = placeholder(DT_FLOAT, {-1, 3}, "y_");
-    W = Variable(zeros({6, 3}), "W");
-    b = Variable(zeros({3}), "b");
-    Output y = nn::softmax(matmul(x, W) + b);
-    cross_entropy =
-        reduce_mean(-reduce_sum(y_ * log(y), /*reduction_indices=*/{1}));
-    train_step = train::GradientDescentOptimizer(0.5f).minimize(cross_entropy);
-    accuracy = reduce_mean(cast(equal(argmax(y, 1), argmax(y_, 1)), DT_FLOAT));
+    if (!mlp) {
+      W = Variable(zeros({6, 3}), "W");
+      Variable b(zeros({3}), "b");
+      Output y = nn::softmax(matmul(x, W) + b);
+      loss = reduce_mean(-reduce_sum(y_ * log(y), /*reduction_indices=*/{1}));
+      train_step = train::GradientDescentOptimizer(0.5f).minimize(loss);
+      accuracy =
+          reduce_mean(cast(equal(argmax(y, 1), argmax(y_, 1)), DT_FLOAT));
+    } else {
+      set_random_seed(1);
+      W = Variable(truncated_normal({6, 5}, 0.0, 0.5), "W1");
+      Variable b1(zeros({5}), "b1");
+      Variable W2(truncated_normal({5, 3}, 0.0, 0.5), "W2");
+      Variable b2(zeros({3}), "b2");
+      Output hidden = nn::relu(matmul(x, W) + b1);
+      Output logits = matmul(hidden, W2) + b2;
+      loss = reduce_mean(nn::softmax_cross_entropy_with_logits(y_, logits));
+      train_step = train::AdamOptimizer(0.05).minimize(loss);
+      accuracy =
+          reduce_mean(cast(equal(argmax(logits, 1), argmax(y_, 1)), DT_FLOAT));
+    }
   }
 };
 
@@ -370,57 +385,79 @@ std::pair<Tensor, Tensor> Batch(int step) {
           Tensor::FromVector<float>(ys, {8, 3}).value()};
 }
 
+// What six training steps give: losses, accuracies, the first weights, and
+// the bytes that crossed into the GPU in the last step.
+struct Trajectory {
+  std::vector<float> losses, accuracies;
+  Tensor weights;
+  int64_t bytes_into_gpu_last_step = 0;
+};
+
+// Trains the model on /cpu:0 or on the one GPU of a GpuPlatform whose
+// memory the CPU may not read.
+Trajectory Train(bool on_gpu, bool mlp) {
+  OneGpuWithDeviceMemory platform;
+  ScopedGpuPlatform use_platform(&platform);
+  reset_default_graph();
+  Model model(on_gpu ? "/gpu:0" : "/cpu:0", mlp);
+  Session sess;
+  auto* direct = dynamic_cast<DirectSession*>(sess.core());
+  EXPECT_NE(direct, nullptr);
+  auto bytes_into_gpu = [&] {
+    int64_t bytes = 0;
+    for (const auto& [route, record] : direct->GetTransferStats()) {
+      if (route.second.find("GPU:0") != std::string::npos) {
+        bytes += record.bytes_copied;
+      }
+    }
+    return bytes;
+  };
+  sess.run(global_variables_initializer());
+  Trajectory t;
+  for (int step = 0; step < 6; ++step) {
+    auto [xs, ys] = Batch(step);
+    const int64_t before = bytes_into_gpu();
+    auto r = sess.run({model.loss, model.accuracy},
+                      {{model.x, xs}, {model.y_, ys}}, {model.train_step});
+    t.losses.push_back(r[0].scalar<float>());
+    t.accuracies.push_back(r[1].scalar<float>());
+    t.bytes_into_gpu_last_step = bytes_into_gpu() - before;
+  }
+  t.weights = sess.run(model.W);
+  return t;
+}
+
+void ExpectSameTraining(const Trajectory& gpu, const Trajectory& cpu) {
+  ASSERT_EQ(gpu.losses.size(), cpu.losses.size());
+  for (size_t step = 0; step < cpu.losses.size(); ++step) {
+    EXPECT_NEAR(gpu.losses[step], cpu.losses[step], 1e-5) << "step " << step;
+    EXPECT_EQ(gpu.accuracies[step], cpu.accuracies[step]) << "step " << step;
+  }
+  EXPECT_LT(gpu.losses.back(), gpu.losses.front());
+  ASSERT_EQ(gpu.weights.shape(), cpu.weights.shape());
+  for (int64_t i = 0; i < cpu.weights.NumElements(); ++i) {
+    EXPECT_NEAR(gpu.weights.flat<float>()(i), cpu.weights.flat<float>()(i),
+                1e-5);
+  }
+  // What crossed into the GPU in a step: the two feeds, and nothing else.
+  EXPECT_EQ(gpu.bytes_into_gpu_last_step, (8 * 6 + 8 * 3) * 4);
+}
+
 // Seed 002 trains on a GPU whose memory the CPU cannot read as it does on
 // the CPU: the GPU kernels read device memory, the kernels borrowed from
 // the CPU touch only host memory (shapes, sizes and axes, which are int32
 // and stay on the host, as TensorFlow keeps them) or no data at all, and
 // what crosses into the GPU in a step is the two feeds and nothing else.
 TEST_F(EmulatedGpuTest, SeedSoftmaxRegressionTrainsOnAGpuWithDeviceMemory) {
-  std::vector<float> losses[2], accuracies[2];
-  std::vector<Tensor> weights(2);
-  int64_t bytes_in_per_step = -1;
-  for (int on_gpu = 0; on_gpu < 2; ++on_gpu) {
-    OneGpuWithDeviceMemory platform;
-    ScopedGpuPlatform use_platform(&platform);
-    reset_default_graph();
-    SoftmaxRegression model(on_gpu ? "/gpu:0" : "/cpu:0");
-    Session sess;
-    sess.run(global_variables_initializer());
-    for (int step = 0; step < 6; ++step) {
-      auto [xs, ys] = Batch(step);
-      auto* direct = dynamic_cast<DirectSession*>(sess.core());
-      ASSERT_NE(direct, nullptr);
-      const TransferTable before = direct->GetTransferStats();
-      auto r = sess.run({model.cross_entropy, model.accuracy},
-                        {{model.x, xs}, {model.y_, ys}}, {model.train_step});
-      losses[on_gpu].push_back(r[0].scalar<float>());
-      accuracies[on_gpu].push_back(r[1].scalar<float>());
-      if (on_gpu && step == 5) {
-        bytes_in_per_step = 0;
-        for (const auto& [route, record] : direct->GetTransferStats()) {
-          if (route.second.find("GPU:0") != std::string::npos) {
-            bytes_in_per_step += record.bytes_copied;
-          }
-        }
-        for (const auto& [route, record] : before) {
-          if (route.second.find("GPU:0") != std::string::npos) {
-            bytes_in_per_step -= record.bytes_copied;
-          }
-        }
-      }
-    }
-    weights[on_gpu] = sess.run(model.W);
-  }
-  ASSERT_EQ(losses[1].size(), 6u);
-  for (int step = 0; step < 6; ++step) {
-    EXPECT_NEAR(losses[1][step], losses[0][step], 1e-5) << "step " << step;
-    EXPECT_EQ(accuracies[1][step], accuracies[0][step]) << "step " << step;
-  }
-  EXPECT_LT(losses[1].back(), losses[1].front());
-  for (int i = 0; i < 18; ++i) {
-    EXPECT_NEAR(weights[1].flat<float>()(i), weights[0].flat<float>()(i), 1e-5);
-  }
-  EXPECT_EQ(bytes_in_per_step, (8 * 6 + 8 * 3) * 4);
+  ExpectSameTraining(Train(/*on_gpu=*/true, /*mlp=*/false),
+                     Train(/*on_gpu=*/false, /*mlp=*/false));
+}
+
+// So does chapter 3's MLP: random initial values (made on the host, copied
+// in once), ReLU, the fused cross-entropy and Adam's slots.
+TEST_F(EmulatedGpuTest, ChapterThreesMlpTrainsOnAGpuWithDeviceMemory) {
+  ExpectSameTraining(Train(/*on_gpu=*/true, /*mlp=*/true),
+                     Train(/*on_gpu=*/false, /*mlp=*/true));
 }
 
 }  // namespace

@@ -1196,6 +1196,28 @@ TEST_F(GpuOpsTest, OptimizerUpdatesMatchLayer3sKernels) {
         EXPECT_TRUE(Near(ToHost(d_m), want[1], kUpdateTolerance));
         EXPECT_TRUE(Near(ToHost(d_v), want[2], kUpdateTolerance));
       }
+      {
+        SCOPED_TRACE("ApplyRMSProp " + Trace(dtype, shape));
+        const std::vector<Tensor> want = RunCpuUpdate(
+            {{"var", var}, {"ms", slot2}, {"mom", slot1}},
+            [&](std::vector<Variable>& v) {
+              return apply_rms_prop(
+                  v[0].ref(), v[1].ref(), v[2].ref(), ScalarConst(dtype, 0.01),
+                  ScalarConst(dtype, 0.9), ScalarConst(dtype, 0.5),
+                  ScalarConst(dtype, 1e-7), constant(grad));
+            });
+        Tensor d_var = ToDevice(var), d_ms = ToDevice(slot2),
+               d_mom = ToDevice(slot1);
+        ASSERT_TRUE(OnGpu([&] {
+                      return ApplyRMSProp(ctx(), &d_var, &d_ms, &d_mom,
+                                          scalar(0.01), scalar(0.9),
+                                          scalar(0.5), scalar(1e-7),
+                                          ToDevice(grad));
+                    }).ok());
+        EXPECT_TRUE(Near(ToHost(d_var), want[0], kUpdateTolerance));
+        EXPECT_TRUE(Near(ToHost(d_ms), want[1], kUpdateTolerance));
+        EXPECT_TRUE(Near(ToHost(d_mom), want[2], kUpdateTolerance));
+      }
     }
   }
 }

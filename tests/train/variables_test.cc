@@ -346,20 +346,22 @@ TEST(VariableTest, InitialValueFromTheGraph) {
 }
 
 // tf.Variable(lambda: tf.zeros([2]), name="v", collections=["mine"]) under
-// tf.device("/cpu:0"), as TensorFlow 2.21 builds it: the initial value's
-// ops in "v/Initializer/", colocated with the variable by name and with no
-// device of their own (checked against TensorFlow's GraphDef); the variable in "mine" and, being trainable, in
-// trainable_variables, but not in global_variables.
+// tf.device("/device:CPU:0"), as TensorFlow 2.21 builds it: the initial
+// value's ops in "v/Initializer/", colocated with the variable by name and
+// with no device of their own (checked against TensorFlow's GraphDef); the
+// variable in "mine" and, being trainable, in trainable_variables, but not
+// in global_variables. (The device in its full spelling, which chapter 4's
+// device scopes write for "/cpu:0" too.)
 TEST(VariableTest, InitialValueFromAFunctionIsBuiltInsideTheVariable) {
   Graph g;
   graph_scope use(g);
-  device_scope on_cpu("/cpu:0");
+  device_scope on_cpu("/device:CPU:0");
   Variable v([] { return zeros({2}); }, "v", /*trainable=*/true, {"mine"});
   EXPECT_EQ(v.initial_value().name(), "v/Initializer/zeros:0");
   const Node* init = v.initial_value().node();
   EXPECT_EQ(ClassOf(init), (std::vector<std::string>{"loc:@v"}));
   EXPECT_EQ(init->requested_device(), "");
-  EXPECT_EQ(v.op().device(), "/cpu:0");
+  EXPECT_EQ(v.op().device(), "/device:CPU:0");
   // TensorFlow's attr scope covers the variable op too.
   EXPECT_EQ(ClassOf(v.op().node()), (std::vector<std::string>{"loc:@v"}));
   EXPECT_EQ(global_variables().size(), 0u);

@@ -301,6 +301,13 @@ class GpuKernels {
                            const void* beta1, const void* beta2,
                            const void* epsilon, const void* grad,
                            bool use_nesterov, int64_t n) const = 0;
+  /// RMSProp, as layer 3's ApplyRMSProp kernel: ms += (grad² - ms)(1 - rho);
+  /// mom = mom * momentum + lr * grad / sqrt(ms + epsilon); var -= mom.
+  virtual Status ApplyRMSProp(GpuStream stream, DType dtype, void* var,
+                              void* ms, void* mom, const void* lr,
+                              const void* rho, const void* momentum,
+                              const void* epsilon, const void* grad,
+                              int64_t n) const = 0;
 };
 
 /// The kernels compiled by the host compiler, run by the CPU emulator of

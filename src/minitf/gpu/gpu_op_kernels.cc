@@ -470,12 +470,32 @@ class ApplyAdamGpuOp : public GpuApplyOp {
  private:
   const bool use_nesterov_;
 };
+
+class ApplyRMSPropGpuOp : public GpuApplyOp {
+ public:
+  ApplyRMSPropGpuOp(const OpKernelConstruction& c,
+                    std::unique_ptr<OpKernel> cpu)
+      : GpuApplyOp(c, std::move(cpu),
+                   ApplyRecipe(
+                       c, {"var", "ms", "mom"},
+                       {{3, "lr"}, {4, "rho"}, {5, "momentum"}, {6, "epsilon"}},
+                       7, "grad")) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    return RunOnGpu(ctx, gpu, [&](Tensor** vars) {
+      return ApplyRMSProp(gpu, vars[0], vars[1], vars[2], ctx->input(3),
+                          ctx->input(4), ctx->input(5), ctx->input(6),
+                          ctx->input(7));
+    });
+  }
+};
 // --8<-- [end:apply_kernels]
 
 MINITF_REGISTER_GPU_KERNEL("ApplyGradientDescent", ApplyGradientDescentGpuOp,
                            kFloats);
 MINITF_REGISTER_GPU_KERNEL("ApplyMomentum", ApplyMomentumGpuOp, kFloats);
 MINITF_REGISTER_GPU_KERNEL("ApplyAdam", ApplyAdamGpuOp, kFloats);
+MINITF_REGISTER_GPU_KERNEL("ApplyRMSProp", ApplyRMSPropGpuOp, kFloats);
 
 }  // namespace
 }  // namespace minitf::gpu

@@ -652,4 +652,19 @@ Status ApplyAdam(const GpuStreamContext& ctx, Tensor* var, Tensor* m, Tensor* v,
                                 In(grad), use_nesterov, var->NumElements());
 }
 
+Status ApplyRMSProp(const GpuStreamContext& ctx, Tensor* var, Tensor* ms,
+                    Tensor* mom, const Tensor& lr, const Tensor& rho,
+                    const Tensor& momentum, const Tensor& epsilon,
+                    const Tensor& grad) {
+  TF_RETURN_IF_ERROR(CheckApply("ApplyRMSProp", *var,
+                                {{ms, "ms"}, {mom, "mom"}, {&grad, "grad"}},
+                                {{&lr, "lr"},
+                                 {&rho, "rho"},
+                                 {&momentum, "momentum"},
+                                 {&epsilon, "epsilon"}}));
+  return ctx.kernels->ApplyRMSProp(
+      ctx.stream, var->dtype(), Out(*var), Out(*ms), Out(*mom), In(lr), In(rho),
+      In(momentum), In(epsilon), In(grad), var->NumElements());
+}
+
 }  // namespace minitf::gpu

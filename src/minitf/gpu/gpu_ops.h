@@ -119,5 +119,9 @@ Status ApplyAdam(const GpuStreamContext& ctx, Tensor* var, Tensor* m, Tensor* v,
                  const Tensor& beta1_power, const Tensor& beta2_power,
                  const Tensor& lr, const Tensor& beta1, const Tensor& beta2,
                  const Tensor& epsilon, const Tensor& grad, bool use_nesterov);
+Status ApplyRMSProp(const GpuStreamContext& ctx, Tensor* var, Tensor* ms,
+                    Tensor* mom, const Tensor& lr, const Tensor& rho,
+                    const Tensor& momentum, const Tensor& epsilon,
+                    const Tensor& grad);
 
 }  // namespace minitf::gpu

@@ -341,6 +341,22 @@ class BackendKernels : public GpuKernels {
     });
   }
 
+  Status ApplyRMSProp(GpuStream stream, DType dtype, void* var, void* ms,
+                      void* mom, const void* lr, const void* rho,
+                      const void* momentum, const void* epsilon,
+                      const void* grad, int64_t n) const override {
+    const char* op = "ApplyRMSProp";
+    if (!IsReal(dtype)) return NoKernel(op, dtype);
+    return RealSwitch(dtype, [&]<typename T>() {
+      auto in = [](const void* p) { return static_cast<const T*>(p); };
+      return LaunchStatus(
+          op, LaunchApplyRMSProp<T>(static_cast<T*>(var), static_cast<T*>(ms),
+                                    static_cast<T*>(mom), in(lr), in(rho),
+                                    in(momentum), in(epsilon), in(grad), n,
+                                    ToStream(stream)));
+    });
+  }
+
  protected:
   /// fn.template operator()<T>() for T float or double.
   /// REQUIRES: IsReal(dtype).

@@ -300,6 +300,7 @@ __global__ void FillKernel(T value, T* out, int64_t n) {
   for (int64_t i : GridStride(n)) out[i] = value;
 }
 
+// --8<-- [start:strided_copy_kernel]
 /// out[i] = x[xi], xi from i's coordinates along `loops` as in
 /// BroadcastKernel: a copy that gathers (Tile, BroadcastTo, Transpose).
 template <class T>
@@ -315,6 +316,7 @@ __global__ void StridedCopyKernel(const T* x, T* out, BroadcastLoops loops,
     out[i] = x[xi];
   }
 }
+// --8<-- [end:strided_copy_kernel]
 
 // --- launchers ------------------------------------------------------------
 // Each returns the launch's error, or cudaSuccess; n = 0 launches nothing.

@@ -1,5 +1,5 @@
-// The optimizers' updates on the GPU: ApplyGradientDescent, ApplyMomentum
-// and ApplyAdam, in place on the variable and its slots, with layer 3's
+// The optimizers' updates on the GPU: ApplyGradientDescent, ApplyMomentum,
+// ApplyAdam and ApplyRMSProp, in place on the variable and its slots, with layer 3's
 // arithmetic (train/kernels/training_kernels.cc), element for element.
 //
 // Threads to elements: one thread per element of the variable, in the
@@ -70,6 +70,25 @@ __global__ void ApplyAdamKernel(T* var, T* m, T* v, const T* beta1_power,
 }
 // --8<-- [end:adam]
 
+/// RMSProp, TensorFlow's: epsilon inside the square root.
+template <class T>
+__global__ void ApplyRMSPropKernel(T* var, T* ms, T* mom, const T* lr,
+                                   const T* rho, const T* momentum,
+                                   const T* epsilon, const T* grad, int64_t n) {
+  const T l = *lr;
+  const T r = *rho;
+  const T mu = *momentum;
+  const T eps = *epsilon;
+  for (int64_t i : GridStride(n)) {
+    const T g = grad[i];
+    const T msi = ms[i] + (g * g - ms[i]) * (T(1) - r);
+    ms[i] = msi;
+    const T momi = mom[i] * mu + (g * l) / Sqrt(msi + eps);
+    mom[i] = momi;
+    var[i] -= momi;
+  }
+}
+
 template <class T>
 cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta,
                                        int64_t n, cudaStream_t stream) {
@@ -99,6 +118,16 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power,
   MINITF_LAUNCH(MINITF_KERNEL_NAME(ApplyAdamKernel<T>), BlocksFor(n), kBlock, 0,
                 stream, var, m, v, beta1_power, beta2_power, lr, beta1, beta2,
                 epsilon, grad, use_nesterov, n);
+  return LaunchError();
+}
+
+template <class T>
+cudaError_t LaunchApplyRMSProp(T* var, T* ms, T* mom, const T* lr, const T* rho,
+                               const T* momentum, const T* epsilon,
+                               const T* grad, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  MINITF_LAUNCH(MINITF_KERNEL_NAME(ApplyRMSPropKernel<T>), BlocksFor(n), kBlock,
+                0, stream, var, ms, mom, lr, rho, momentum, epsilon, grad, n);
   return LaunchError();
 }
 
