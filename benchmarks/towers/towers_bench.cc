@@ -11,14 +11,20 @@
 // The figure is examples per second; the targets (issue and chapter 6) are
 // towers >= 1.7x the one-thread device, and >= 1.0x the two-thread device.
 // Printed, never asserted.
-// Usage: towers_bench [--quick]
+//
+// With --timeline FILE it measures nothing: it traces one step of the two
+// towers and draws it as an SVG (chapter 6's picture of two towers at once).
+// Usage: towers_bench [--quick] | towers_bench --timeline FILE
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "minitf/minitf.h"
+#include "svg.h"
 #include "timing.h"
 
 namespace tf = minitf;
@@ -94,26 +100,42 @@ tf::Tensor RandomTensor(int64_t rows, int64_t cols, bool one_hot,
   return tf::Tensor::FromVector<float>(v, {rows, cols}).value();
 }
 
-// Examples per second of the model on `towers` virtual GPUs (0: the CPU
-// alone) with `intra` intra-op threads per device and `inter` inter-op
-// threads.
+// A session of the model on `towers` virtual GPUs (0: the CPU alone) with
+// `intra` intra-op threads per device and `inter` inter-op threads, its
+// variables initialized, a batch for every tower, three steps run.
+struct Run {
+  TowerModel model;
+  tf::Session sess;
+  tf::FeedDict feeds;
+
+  Run(int towers, int intra, int inter)
+      : model(towers), sess(Config(towers, intra, inter)) {
+    sess.run(tf::global_variables_initializer());
+    const int per_tower = kBatch / static_cast<int>(model.xs.size());
+    for (size_t i = 0; i < model.xs.size(); ++i) {
+      feeds.push_back(
+          {model.xs[i], RandomTensor(per_tower, 784, false, 2 * i)});
+      feeds.push_back(
+          {model.ys[i], RandomTensor(per_tower, 10, true, 2 * i + 1)});
+    }
+    for (int s = 0; s < 3; ++s) sess.run(model.train_op, feeds);  // warm up
+  }
+  static tf::ConfigProto Config(int towers, int intra, int inter) {
+    tf::ConfigProto config;
+    config.intra_op_parallelism_threads = intra;
+    config.inter_op_parallelism_threads = inter;
+    config.gpu_options.virtual_gpus = towers;
+    return config;
+  }
+};
+
+// Examples per second of Run(towers, intra, inter).
 double ExamplesPerSecond(int towers, int intra, int inter, int steps) {
   tf::reset_default_graph();
-  TowerModel model(towers);
-  tf::ConfigProto config;
-  config.intra_op_parallelism_threads = intra;
-  config.inter_op_parallelism_threads = inter;
-  config.gpu_options.virtual_gpus = towers;
-  tf::Session sess(config);
-  sess.run(tf::global_variables_initializer());
-  tf::FeedDict feeds;
-  const int per_tower = kBatch / static_cast<int>(model.xs.size());
-  for (size_t i = 0; i < model.xs.size(); ++i) {
-    feeds.push_back({model.xs[i], RandomTensor(per_tower, 784, false, 2 * i)});
-    feeds.push_back(
-        {model.ys[i], RandomTensor(per_tower, 10, true, 2 * i + 1)});
-  }
-  for (int s = 0; s < 3; ++s) sess.run(model.train_op, feeds);  // warm up
+  Run run(towers, intra, inter);
+  tf::Session& sess = run.sess;
+  const TowerModel& model = run.model;
+  const tf::FeedDict& feeds = run.feeds;
   const double seconds = tf::bench::BestSeconds(3, [&] {
     for (int s = 0; s < steps; ++s) sess.run(model.train_op, feeds);
   });
@@ -122,7 +144,95 @@ double ExamplesPerSecond(int towers, int intra, int inter, int steps) {
 
 }  // namespace
 
+// --8<-- [start:timeline]
+// One traced step of the two towers as an SVG: a row per device, the nodes
+// as boxes from the executor taking them up to its being done, coloured by
+// what they do. Rows are devices, not threads: a device's executor runs
+// its nodes on whichever inter-op thread is free.
+std::string TowerTimeline(const tf::StepStats& stats) {
+  int64_t t0 = INT64_MAX, t1 = 0;
+  for (const tf::DeviceStepStats& d : stats.dev_stats) {
+    for (const tf::NodeExecStats& n : d.node_stats) {
+      t0 = std::min(t0, n.all_start_micros);
+      t1 = std::max(t1, n.all_start_micros + n.all_end_rel_micros);
+    }
+  }
+  std::vector<const tf::DeviceStepStats*> rows;
+  for (const tf::DeviceStepStats& d : stats.dev_stats) rows.push_back(&d);
+  std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) {
+    return a->device > b->device;  // GPU:0, GPU:1, then CPU:0
+  });
+  const double left = 90, right = 20, width = 960, row_h = 46, top = 40;
+  const double height = top + rows.size() * row_h + 80;
+  const double span = std::max<int64_t>(1, t1 - t0);
+  auto px = [&](int64_t t) {
+    return left + (t - t0) / span * (width - left - right);
+  };
+  // The op of a node, from its timeline label "name = Op(inputs)".
+  auto op_of = [](const tf::NodeExecStats& n) {
+    const std::string& l = n.timeline_label;
+    const size_t eq = l.find(" = ");
+    const size_t start = eq == std::string::npos ? 0 : eq + 3;
+    return l.substr(start, l.find('(', start) - start);
+  };
+  const std::map<std::string, std::string> colors = {
+      {"MatMul", "#3b6fb6"}, {"_Send", "#e08a2c"},
+      {"_Recv", "#f4c27a"},  {"ApplyGradientDescent", "#4a9a5b"},
+      {"AddN", "#8a5fb3"},
+  };
+  draw::Svg svg(static_cast<int>(width), static_cast<int>(height));
+  svg.Text(10, 20,
+           "One traced training step of two towers (chapter 3's MLP, 100 "
+           "examples each) on two virtual GPUs");
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const double y = top + r * row_h;
+    const std::string& device = rows[r]->device;
+    svg.Text(left - 8, y + 24, device.substr(device.rfind("device:") + 7),
+             "text-anchor=\"end\"");
+    svg.Line(left, y + row_h - 4, width - right, y + row_h - 4, "#eee", 1);
+    for (const tf::NodeExecStats& n : rows[r]->node_stats) {
+      const double x0 = px(n.all_start_micros);
+      const double x1 =
+          std::max(x0 + 1, px(n.all_start_micros + n.all_end_rel_micros));
+      auto c = colors.find(op_of(n));
+      const bool recv = c != colors.end() && c->first == "_Recv";
+      // A _Recv's box is its wait; it goes under the row's other nodes.
+      svg.Rect(x0, y + (recv ? 26 : 6), x1 - x0, recv ? 10 : 18,
+               c == colors.end() ? "#c8c8c8" : c->second, "none",
+               "opacity=\"0.85\"");
+    }
+  }
+  const double axis_y = top + rows.size() * row_h + 14;
+  for (int i = 0; i <= 5; ++i) {
+    const int64_t t = t0 + static_cast<int64_t>(span * i / 5);
+    svg.Text(px(t), axis_y, std::to_string(t - t0), "text-anchor=\"middle\"");
+  }
+  svg.Text((left + width - right) / 2, axis_y + 18,
+           "microseconds since the step's first node",
+           "text-anchor=\"middle\"");
+  double x = left;
+  for (const auto& [op, color] : colors) {
+    svg.Rect(x, axis_y + 34, 12, 12, color, "none");
+    svg.Text(x + 16, axis_y + 44, op);
+    x += 40 + 8 * op.size();
+  }
+  svg.Rect(x, axis_y + 34, 12, 12, "#c8c8c8", "none");
+  svg.Text(x + 16, axis_y + 44, "other ops");
+  return svg.Finish();
+}
+// --8<-- [end:timeline]
+
 int main(int argc, char** argv) try {
+  if (argc == 3 && std::strcmp(argv[1], "--timeline") == 0) {
+    Run run(/*towers=*/2, /*intra=*/1, /*inter=*/2);
+    tf::RunMetadata metadata;
+    run.sess.run({run.model.train_op}, run.feeds,
+                 tf::RunOptions{.trace_level = tf::RunOptions::FULL_TRACE},
+                 &metadata);
+    return draw::WriteFile(argv[0], argv[2], TowerTimeline(metadata.step_stats))
+               ? 0
+               : 1;
+  }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   const int steps = quick ? 5 : 40;
   std::printf("chapter 3's MLP (784-256-10), %d examples per step, %d steps\n",
