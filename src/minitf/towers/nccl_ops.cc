@@ -93,7 +93,9 @@ MINITF_REGISTER_KERNEL("NcclAllReduce", DEVICE_GPU, NcclAllReduceOp);
 // TensorFlow's _get_shared_name: "c0", "c1", ... for the process.
 std::string NextSharedName() {
   static std::atomic<int64_t> counter{0};
-  return "c" + std::to_string(counter.fetch_add(1));
+  std::string name = "c";
+  name += std::to_string(counter.fetch_add(1));
+  return name;
 }
 
 }  // namespace
