@@ -154,7 +154,7 @@ std::string Draw(const std::vector<Transfer>& log) {
     svg.Line(x, row_y(t.from), x + 14, row_y(t.to) + (t.to > t.from ? -8 : 8),
              color, 2, "marker-end=\"url(#arrow)\"");
     svg.Text(x - 6, row_y(t.from) + (t.to > t.from ? -6 : 16),
-             "c" + std::to_string(t.chunk),
+             std::string("c").append(std::to_string(t.chunk)),
              std::string("font-size=\"11\" fill=\"") + color + "\"");
   }
   svg.Text(kLeft, kTop + kGpus * kRow + 64,

@@ -150,8 +150,8 @@ std::vector<Output> ring_all_reduce(const std::vector<Output>& tensors,
                                     bool mean, const std::string& name) {
   if (tensors.size() < 2) {
     errors::ThrowIfError(errors::InvalidArgument(
-        "input_tensors must be length 2 or longer (ring_all_reduce over ",
-        tensors.size(), " device)"));
+        "input_tensors must be length 2 or longer (ring_all_reduce got ",
+        tensors.size(), " tensors: a ring needs two devices)"));
   }
   const std::vector<std::string> devices =
       CheckInputs(tensors, "ring_all_reduce");
