@@ -380,6 +380,7 @@ Status DirectSession::Run(
     args[i].resource_manager = plan->parts[i].resource_manager;
     args[i].barrier = &barrier;
     args[i].stats = trace ? &collector : nullptr;
+    args[i].operation_timeout_in_ms = options_.config.operation_timeout_in_ms;
     args[i].runner = [&runner](std::function<void()> fn) {
       runner.Schedule(std::move(fn));
     };

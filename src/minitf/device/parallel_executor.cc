@@ -182,7 +182,7 @@ struct ParallelExecutor::RunState {
   RunState(const ParallelExecutor& e, const Args& a, StatusCallback d)
       : args(a),
         done(std::move(d)),
-        extension(a.rendezvous, e.device_),
+        extension(a.rendezvous, e.device_, a.operation_timeout_in_ms),
         values(e.num_values_),
         inputs(e.input_slots_.size()),
         pending(new std::atomic<int32_t>[e.items_.size()]),

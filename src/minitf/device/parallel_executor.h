@@ -139,6 +139,9 @@ class ParallelExecutor {
     StepStatsCollector* stats = nullptr;
     /// Where ready nodes beyond the first go. REQUIRED.
     Runner runner;
+    /// The session's ConfigProto::operation_timeout_in_ms, handed to the
+    /// kernels through their RendezvousStepExtension.
+    int64_t operation_timeout_in_ms = 0;
   };
 
   /// Runs the graph once; calls `done` with this executor's first error, or

@@ -25,6 +25,8 @@
 //   params.step_extension = &ext;     // then run the partition's kernels
 #pragma once
 
+#include <cstdint>
+
 #include "minitf/device/rendezvous.h"
 #include "minitf/graph/kernel.h"
 
@@ -34,18 +36,26 @@ inline constexpr const char* kSendOp = "_Send";
 inline constexpr const char* kRecvOp = "_Recv";
 
 /// What one step gives the kernels of one device: the rendezvous of the
-/// step, and the device itself (which the rendezvous needs to copy between
-/// memories). Not owned; both outlive the step.
+/// step, the device itself (which the rendezvous needs to copy between
+/// memories), and the session's deadline for ops that block. Not owned;
+/// both pointers outlive the step.
 class RendezvousStepExtension : public StepExtension {
  public:
-  RendezvousStepExtension(Rendezvous* rendezvous, Device* device)
-      : rendezvous_(rendezvous), device_(device) {}
+  RendezvousStepExtension(Rendezvous* rendezvous, Device* device,
+                          int64_t operation_timeout_in_ms = 0)
+      : rendezvous_(rendezvous),
+        device_(device),
+        operation_timeout_in_ms_(operation_timeout_in_ms) {}
   Rendezvous* rendezvous() const { return rendezvous_; }
   Device* device() const { return device_; }
+  /// The session's ConfigProto::operation_timeout_in_ms (0: none set), for
+  /// kernels that wait for other kernels outside the rendezvous.
+  int64_t operation_timeout_in_ms() const { return operation_timeout_in_ms_; }
 
  private:
   Rendezvous* rendezvous_;
   Device* device_;
+  int64_t operation_timeout_in_ms_;
 };
 
 /// The rendezvous key a _Send or _Recv node uses in frame 0, iteration 0,

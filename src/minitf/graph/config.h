@@ -67,6 +67,12 @@ struct ConfigProto {
   int intra_op_parallelism_threads = 0;
   int inter_op_parallelism_threads = 0;
   GPUOptions gpu_options = {};
+  /// The deadline, in milliseconds, of an op that blocks until other ops
+  /// arrive (chapter 6's NCCL all-reduce waits for its other participants):
+  /// past it the op fails with DeadlineExceeded. 0 lets each such op use its
+  /// own default. TensorFlow also makes it the default of
+  /// RunOptions::timeout_in_ms; minitf's steps keep that option alone.
+  int64_t operation_timeout_in_ms = 0;
 };
 
 /// tf.RunOptions: how one run should behave. Fields in TensorFlow's order.

@@ -14,5 +14,7 @@
 //   }
 #pragma once
 
+#include "minitf/towers/all_reduce.h"
 #include "minitf/towers/init_ops.h"
+#include "minitf/towers/nccl_ops.h"
 #include "minitf/towers/variable_scope.h"
