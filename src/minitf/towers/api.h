@@ -14,5 +14,6 @@
 //   }
 #pragma once
 
+#include "minitf/towers/average_gradients.h"
 #include "minitf/towers/init_ops.h"
 #include "minitf/towers/variable_scope.h"
