@@ -32,7 +32,8 @@ if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
       ! -x "$programs/04-device-placement/draw_devices" ||
       ! -x "$programs/05-gpu-kernels/draw_cuda_grid" ||
       ! -x "$programs/05-gpu-kernels/draw_gemm_tiles" ||
-      ! -x "$programs/05-gpu-kernels/draw_streams" ]]; then
+      ! -x "$programs/05-gpu-kernels/draw_streams" ||
+      ! -x "$programs/06-multi-gpu-towers/draw_towers" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
 fi
@@ -52,6 +53,9 @@ mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
 "$programs/05-gpu-kernels/draw_cuda_grid" "$generated/cuda_grid.svg" >/dev/null
 "$programs/05-gpu-kernels/draw_gemm_tiles" "$generated/gemm_tiles.svg" >/dev/null
 "$programs/05-gpu-kernels/draw_streams" "$generated/streams.svg" >/dev/null
+# Chapter 6: seed 004's tower graph with two towers, grouped by name and
+# coloured by the devices a session with two virtual GPUs placed it on.
+"$programs/06-multi-gpu-towers/draw_towers" "$generated/dot" >/dev/null
 for f in "$generated"/dot/*.dot; do
   dot -Tsvg "$f" -o "$generated/$(basename "${f%.dot}").svg" || fail "dot could not render $f"
 done
