@@ -22,8 +22,10 @@
 //
 // Usage: seed_multi_gpu_model [--num_gpus N] [--epochs E] [--batch_size B]
 //          [--learning_rate R] [--steps S] [--logdir DIR] [--add_n]
-//   --num_gpus 1 to 16 (default 2; 4 with --add_n); --epochs (default 10);
-//   --batch_size per tower (default 100); --learning_rate (default 0.1);
+//   --num_gpus 1 to 16 (default 2; 4 with --add_n); --epochs (default 20);
+//   --batch_size per tower (default 100); --learning_rate (default 0.1 x
+//   num_gpus: a step of N towers trains on N times the examples, so it may
+//   go N times as far, and an epoch has N times fewer steps);
 //   --steps: at most S training steps per epoch (default: the whole epoch).
 #include <minitf/minitf.h>
 
@@ -43,9 +45,10 @@ namespace {
 
 struct Config {
   int num_gpus = 2;
-  int epochs = 10;
+  int epochs = 20;
   int64_t batch_size = 100;
-  double learning_rate = 0.1;
+  // 0: 0.1 per tower, 0.1 x num_gpus (the linear scaling rule).
+  double learning_rate = 0;
   int64_t max_steps = 0;  // 0: whole epochs
   int64_t hidden_size = 256;
   std::string logdir =
@@ -306,6 +309,7 @@ bool ParseFlags(int argc, char** argv, Config& config) {
     }
   }
   if (config.add_n && !gpus_given) config.num_gpus = 4;
+  if (config.learning_rate == 0) config.learning_rate = 0.1 * config.num_gpus;
   return true;
 }
 
@@ -359,8 +363,11 @@ int main(int argc, char** argv) try {
   std::filesystem::create_directories(config.logdir);
   tf::summary::FileWriter writer(config.logdir, sess.graph());
   sess.run(tf::global_variables_initializer());
-  std::printf("%d tower(s) on virtual GPUs, %lld examples each per step\n",
-              config.num_gpus, static_cast<long long>(config.batch_size));
+  std::printf(
+      "%d tower(s) on virtual GPUs, %lld examples each per step, learning "
+      "rate %g\n",
+      config.num_gpus, static_cast<long long>(config.batch_size),
+      config.learning_rate);
   // 6. run_epoch, for training and for testing.
   int64_t global_step = 0;
   for (int epoch = 0; epoch < config.epochs; ++epoch) {
