@@ -31,6 +31,7 @@
 #include "minitf/train/gradients/gradients.h"
 #include "minitf/train/ops/grad_ops.h"
 #include "minitf/train/optimizers/gradient_descent.h"
+#include "minitf/train/summary/summary_ops.h"
 #include "minitf/train/variables.h"
 
 namespace minitf {
@@ -323,6 +324,97 @@ TEST(TowersTest, ATowerLeftUnfedIsTensorFlowsError) {
   }
 }
 // --8<-- [end:missing_feed]
+
+}  // namespace
+}  // namespace minitf
+
+namespace minitf {
+namespace {
+
+// Seed 004's graph with two towers, the names TensorFlow 2.21 gives it: the
+// variables follow the variable scope alone ("model/W1"), every op the name
+// scopes ("train/tower_1/MatMul"), and the gradients, built inside the
+// tower's scopes, both ("train/tower_1/gradients/train/tower_1/...").
+struct SeedModel {
+  Output x, y, loss, predict, merge_summary;
+  std::vector<Output> grad;
+};
+
+SeedModel BuildSeedModel(bool is_training) {
+  SeedModel m;
+  m.x = placeholder(DT_FLOAT, {None, 784}, "x");
+  m.y = placeholder(DT_FLOAT, {None, 10}, "y");
+  std::vector<Variable> vars;
+  {
+    device_scope on_cpu("/cpu:0");
+    variable_scope model("model", AUTO_REUSE);
+    vars = {get_variable("W1", {784, 256}), get_variable("b1", {256}),
+            get_variable("W2", {256, 10}), get_variable("b2", {10})};
+  }
+  Output hidden = nn::relu(matmul(m.x, vars[0]) + vars[1]);
+  Output logits = matmul(hidden, vars[2]) + vars[3];
+  m.loss = reduce_mean(nn::softmax_cross_entropy_with_logits(m.y, logits));
+  m.predict = argmax(logits, 1);
+  if (is_training) {
+    std::vector<Output> xs;
+    for (const Variable& v : vars) xs.push_back(v.value());
+    m.grad = gradients({m.loss}, xs);
+  }
+  m.merge_summary = summary::merge({summary::scalar("loss", m.loss)});
+  return m;
+}
+
+TEST(TowersTest, SeedGraphHasTensorFlowsNames) {
+  Graph g;
+  graph_scope use(g);
+  SeedModel last;
+  std::string train_scope, test_scope;
+  {
+    name_scope train("train");
+    train_scope = train.name();
+    std::vector<std::vector<Output>> grads;
+    for (int i = 0; i < 2; ++i) {
+      device_scope on_gpu("/gpu:" + std::to_string(i));
+      name_scope tower("tower_" + std::to_string(i));
+      last = BuildSeedModel(true);
+      grads.push_back(last.grad);
+    }
+    device_scope on_cpu("/cpu:0");
+    std::vector<Output> averaged = average_gradients(grads);
+    EXPECT_EQ(averaged[0].name(), "train/Mean:0");
+    EXPECT_EQ(averaged[1].name(), "train/Mean_1:0");
+  }
+  SeedModel test;
+  {
+    name_scope scope("test");
+    test_scope = scope.name();
+    test = BuildSeedModel(false);
+  }
+  EXPECT_EQ(train_scope, "train/");
+  EXPECT_EQ(test_scope, "test/");
+  EXPECT_EQ(last.x.name(), "train/tower_1/x:0");
+  EXPECT_EQ(last.loss.name(), "train/tower_1/Mean:0");
+  EXPECT_EQ(last.predict.name(), "train/tower_1/ArgMax:0");
+  EXPECT_EQ(last.grad[0].name(),
+            "train/tower_1/gradients/train/tower_1/MatMul_grad/MatMul_1:0");
+  EXPECT_EQ(last.grad[1].name(),
+            "train/tower_1/gradients/train/tower_1/add_grad/Reshape:0");
+  EXPECT_EQ(last.merge_summary.name(), "train/tower_1/Merge/MergeSummary:0");
+  EXPECT_EQ(last.loss.node()->requested_device(), "/device:GPU:1");
+  EXPECT_EQ(test.loss.name(), "test/Mean:0");
+  EXPECT_EQ(test.x.name(), "test/x:0");
+  std::vector<std::string> vars;
+  for (const Variable& v : trainable_variables()) vars.push_back(v.name());
+  EXPECT_EQ(vars, (std::vector<std::string>{"model/W1:0", "model/b1:0",
+                                            "model/W2:0", "model/b2:0"}));
+  std::vector<std::string> summaries;
+  for (const Node* n : g.nodes()) {
+    if (n->type_string() == "ScalarSummary") summaries.push_back(n->name());
+  }
+  EXPECT_EQ(summaries,
+            (std::vector<std::string>{"train/tower_0/loss",
+                                      "train/tower_1/loss", "test/loss"}));
+}
 
 }  // namespace
 }  // namespace minitf
