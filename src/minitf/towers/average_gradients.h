@@ -34,7 +34,7 @@ namespace minitf {
 
 /// tf.reduce_mean(values, axis) with a list for its tensor, as TensorFlow
 /// takes one: the list is converted to a tensor first by packing it along a
-/// new axis 0, a Pack named "<Mean>/input" (N tensors of shape S -> [N,S]),
+/// new axis 0, a Pack named "Mean/input" (N tensors of shape S -> [N,S]),
 /// then the Mean of that. The nodes are named as TensorFlow names them:
 /// "Mean/input", "Mean/reduction_indices", "Mean". Throws
 /// InvalidArgumentError, in TensorFlow's words, for an invalid Output in the
