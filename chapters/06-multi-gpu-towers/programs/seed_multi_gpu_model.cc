@@ -33,7 +33,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -176,8 +175,11 @@ EpochResult run_epoch(tf::Session& session,
   const auto models = tf::get_collection<Model>(
       is_training ? "train_model" : "test_model", scope);
   BatchGenerator batch_generator(data_set, config.batch_size, is_training);
-  int64_t steps =
-      data_set.num_examples() / (batch_generator.batch_size() * models.size());
+  // Whole steps of every tower's batch; none when the scope has no model.
+  int64_t steps = models.empty() ? 0
+                                 : data_set.num_examples() /
+                                       (batch_generator.batch_size() *
+                                        static_cast<int64_t>(models.size()));
   if (is_training && config.max_steps > 0) {
     steps = std::min(steps, config.max_steps);
   }
@@ -198,8 +200,9 @@ EpochResult run_epoch(tf::Session& session,
     std::vector<tf::Fetch> fetches(losses.begin(), losses.end());
     if (is_training && train_op != nullptr) {
       const bool summarize = global_step % 100 == 0;
-      if (summarize)
+      if (summarize) {
         fetches.insert(fetches.end(), summaries.begin(), summaries.end());
+      }
       fetches.push_back(*train_op);
       auto r = session.run(fetches, feed_dic);
       for (size_t i = 0; i < losses.size(); ++i) {
