@@ -34,7 +34,8 @@ if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
       ! -x "$programs/05-gpu-kernels/draw_gemm_tiles" ||
       ! -x "$programs/05-gpu-kernels/draw_streams" ||
       ! -x "$programs/06-multi-gpu-towers/draw_ring" ||
-      ! -x "$programs/06-multi-gpu-towers/draw_towers" ]]; then
+      ! -x "$programs/06-multi-gpu-towers/draw_towers" ||
+      ! -x "$MINITF_BUILD/benchmarks/towers/towers_bench" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
 fi
@@ -59,6 +60,9 @@ mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
 # Chapter 6: seed 004's tower graph with two towers, grouped by name and
 # coloured by the devices a session with two virtual GPUs placed it on.
 "$programs/06-multi-gpu-towers/draw_towers" "$generated/dot" >/dev/null
+# Chapter 6: one traced training step of two towers, from the benchmark's
+# own model.
+"$MINITF_BUILD/benchmarks/towers/towers_bench" --timeline "$generated/tower_step.svg" >/dev/null
 for f in "$generated"/dot/*.dot; do
   dot -Tsvg "$f" -o "$generated/$(basename "${f%.dot}").svg" || fail "dot could not render $f"
 done

@@ -70,14 +70,13 @@ struct TowerModel {
       xs.push_back(x);
       ys.push_back(y);
     }
+    // One device needs no mean; towers take the chapter's (section 3).
     tf::device_scope on_cpu("/cpu:0");
+    const std::vector<tf::Output> grads =
+        n == 1 ? tower_grads[0] : tf::average_gradients(tower_grads);
     std::vector<std::pair<tf::Output, tf::Variable>> averaged;
     for (size_t v = 0; v < vars.size(); ++v) {
-      std::vector<tf::Output> per_tower;
-      for (const auto& grads : tower_grads) per_tower.push_back(grads[v]);
-      averaged.emplace_back(
-          n == 1 ? per_tower[0] : tf::add_n(per_tower) * tf::constant(1.f / n),
-          vars[v]);
+      averaged.emplace_back(grads[v], vars[v]);
     }
     train_op =
         tf::train::GradientDescentOptimizer(0.1).apply_gradients(averaged);

@@ -17,11 +17,18 @@
 // on num_gpus x batch_size examples. It prints each epoch's mean training
 // loss, the test loss and accuracy, and the training time.
 //
+// --all_reduce chooses how the towers' gradients meet: "gather" (the seed:
+// average_gradients on the CPU), "ring" (a ring all-reduce over the GPUs)
+// or "nccl" (NCCL's all-reduce; a host sum on virtual GPUs). After training
+// the program runs one more step and prints the bytes it moved between the
+// devices beside the model's figures.
+//
 // --add_n runs seed 001's multi-tower snippet through the same tower loop
 // instead: a MatMul on /gpu:2 and one on /gpu:3, summed by add_n on the CPU.
 //
 // Usage: seed_multi_gpu_model [--num_gpus N] [--epochs E] [--batch_size B]
-//          [--learning_rate R] [--steps S] [--logdir DIR] [--add_n]
+//          [--learning_rate R] [--steps S] [--logdir DIR]
+//          [--all_reduce gather|ring|nccl] [--add_n]
 //   --num_gpus 1 to 16 (default 2; 4 with --add_n); --epochs (default 20);
 //   --batch_size per tower (default 100); --learning_rate (default 0.1 x
 //   num_gpus: a step of N towers trains on N times the examples, so it may
@@ -35,6 +42,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,6 +61,10 @@ struct Config {
   std::string logdir =
       (std::filesystem::temp_directory_path() / "minitf-seed-004").string();
   bool add_n = false;
+  // How the towers' gradients meet: "gather" (the seed's average_gradients
+  // on the CPU), "ring" (ring_all_reduce over the GPUs) or "nccl"
+  // (nccl_all_sum on the GPUs).
+  std::string all_reduce = "gather";
 };
 
 // --8<-- [start:model]
@@ -103,6 +115,32 @@ class Model {
 };
 // --8<-- [end:model]
 
+// --8<-- [start:all_reduce_mean]
+// Per variable, the towers' gradients all-reduced over their GPUs by a ring
+// or by NCCL, and divided by the number of towers: means[v][i] is variable
+// v's mean on GPU i.
+std::vector<std::vector<tf::Output>> AllReduceMean(
+    const std::vector<std::vector<tf::Output>>& grads, const std::string& how) {
+  const int n = static_cast<int>(grads.size());
+  std::vector<std::vector<tf::Output>> means;
+  for (size_t v = 0; v < grads[0].size(); ++v) {
+    std::vector<tf::Output> per_tower;
+    for (const auto& tower : grads) per_tower.push_back(tower[v]);
+    if (how == "ring") {
+      means.push_back(tf::ring_all_reduce(per_tower, /*mean=*/true));
+      continue;
+    }
+    std::vector<tf::Output> sums = tf::nccl_all_sum(per_tower);
+    means.emplace_back();
+    for (int i = 0; i < n; ++i) {
+      tf::device_scope on_gpu("/gpu:" + std::to_string(i));
+      means.back().push_back(sums[i] / tf::constant(static_cast<float>(n)));
+    }
+  }
+  return means;
+}
+// --8<-- [end:all_reduce_mean]
+
 // --8<-- [start:multi_gpu_model]
 tf::Operation multi_gpu_model(int num_gpus, const Config& config) {
   std::vector<std::vector<tf::Output>> grads;
@@ -117,8 +155,23 @@ tf::Operation multi_gpu_model(int num_gpus, const Config& config) {
     tf::add_to_collection("predict", model.predict);
     tf::add_to_collection("merge_summary", model.merge_summary);
   }
+  std::vector<tf::Output> averaged_gradients;
+  std::vector<tf::Operation> other_towers_means;
+  if (config.all_reduce == "gather") {
+    tf::device_scope on_cpu("/cpu:0");
+    averaged_gradients = tf::average_gradients(grads);
+  } else {
+    // Every tower gets the mean, as an all-reduce delivers it. The update
+    // on the CPU reads tower 0's; the train op also waits for the others'
+    // (a tower with its own copy of the variables would apply its own).
+    for (const auto& means : AllReduceMean(grads, config.all_reduce)) {
+      averaged_gradients.push_back(means[0]);
+      for (size_t i = 1; i < means.size(); ++i) {
+        other_towers_means.push_back(means[i].op());
+      }
+    }
+  }
   tf::device_scope on_cpu("/cpu:0");
-  auto averaged_gradients = tf::average_gradients(grads);
   tf::train::GradientDescentOptimizer opt(config.learning_rate);
   tf::train::Optimizer::GradsAndVars grads_and_vars;
   const auto vars = tf::trainable_variables();
@@ -126,6 +179,10 @@ tf::Operation multi_gpu_model(int num_gpus, const Config& config) {
     grads_and_vars.emplace_back(averaged_gradients[v], vars[v]);
   }
   auto train_op = opt.apply_gradients(grads_and_vars);
+  if (!other_towers_means.empty()) {
+    other_towers_means.push_back(train_op);
+    train_op = tf::group(other_towers_means, "train");
+  }
   return train_op;
 }
 // --8<-- [end:multi_gpu_model]
@@ -239,6 +296,69 @@ EpochResult run_epoch(tf::Session& session,
 }
 // --8<-- [end:run_epoch]
 
+// --8<-- [start:step_bytes]
+// One more training step, alone, and the bytes it moved between devices,
+// from the session's transfer statistics, beside the model's figures: the
+// variables (K bytes) go to every tower and the feeds to their tower; the
+// gradients come back to the CPU (gather: K from each GPU), or go round the
+// ring (RingBytesSent from each GPU to the next, then K from GPU:0 to the
+// CPU), or meet inside NCCL (no Send/Recv between the GPUs; K from GPU:0).
+void ReportStepBytes(tf::Session& sess, const tf::Operation& train_op,
+                     tf::datasets::mnist::DataSet& data_set,
+                     const Config& config) {
+  auto* session = dynamic_cast<tf::DirectSession*>(sess.core());
+  if (session == nullptr) return;
+  const auto models = tf::get_collection<Model>("train_model");
+  const int n = static_cast<int>(models.size());
+  BatchGenerator batch_generator(data_set, config.batch_size, false);
+  tf::FeedDict feed_dic;
+  for (const Model& model : models) {
+    generate_feed_dic(model, feed_dic, batch_generator);
+  }
+  const tf::TransferTable before = session->GetTransferStats();
+  sess.run(train_op, feed_dic);
+  std::map<std::pair<std::string, std::string>, int64_t> moved;
+  for (const auto& [route, record] : session->GetTransferStats()) {
+    auto short_name = [](const std::string& d) {
+      return d.substr(d.rfind("device:") + 7);
+    };
+    auto it = before.find(route);
+    const int64_t bytes = record.bytes_copied -
+                          (it == before.end() ? 0 : it->second.bytes_copied);
+    if (bytes > 0)
+      moved[{short_name(route.first), short_name(route.second)}] += bytes;
+  }
+  int64_t k = 0;  // the bytes of the variables, and of their gradients
+  std::vector<int64_t> sizes;
+  for (const tf::Variable& v : tf::trainable_variables()) {
+    sizes.push_back(v.shape().num_elements());
+    k += 4 * sizes.back();
+  }
+  const int64_t feeds = 4 * config.batch_size * (784 + 10);
+  std::printf("bytes moved in one step (%s, %d towers, K = %lld bytes):\n",
+              config.all_reduce.c_str(), n, static_cast<long long>(k));
+  auto line = [&](const std::string& from, const std::string& to,
+                  int64_t model) {
+    const int64_t bytes = moved[{from, to}];
+    std::printf("  %s -> %s %10lld, the model's %10lld: %s\n", from.c_str(),
+                to.c_str(), static_cast<long long>(bytes),
+                static_cast<long long>(model),
+                bytes == model ? "as modelled" : "NOT as modelled");
+  };
+  for (int i = 0; i < n; ++i) {
+    const std::string gpu = "GPU:" + std::to_string(i);
+    line("CPU:0", gpu, k + feeds);
+    line(gpu, "CPU:0", config.all_reduce == "gather" || i == 0 ? k : 0);
+    if (config.all_reduce == "gather" || n < 2) continue;
+    int64_t ring = 0;
+    if (config.all_reduce == "ring") {
+      for (int64_t size : sizes) ring += tf::RingBytesSent(size, 4, n, i);
+    }
+    line(gpu, "GPU:" + std::to_string((i + 1) % n), ring);
+  }
+}
+// --8<-- [end:step_bytes]
+
 // Seed 001's "Using multiple GPUs" through the tower loop: the devices it
 // names, each under its tower's name scope.
 void RunSeed001(int num_gpus) {
@@ -279,6 +399,18 @@ bool ParseFlags(int argc, char** argv, Config& config) {
     }
     const char* value = argv[++i];
     char* end = nullptr;
+    if (flag == "--all_reduce") {
+      config.all_reduce = value;
+      if (config.all_reduce == "gather" || config.all_reduce == "ring" ||
+          config.all_reduce == "nccl") {
+        continue;
+      }
+      std::fprintf(stderr,
+                   "seed_multi_gpu_model: --all_reduce must be gather, ring "
+                   "or nccl, not %s\n",
+                   value);
+      return false;
+    }
     if (flag == "--logdir") {
       config.logdir = value;
       continue;
@@ -324,7 +456,7 @@ int main(int argc, char** argv) try {
     std::fputs(
         "usage: seed_multi_gpu_model [--num_gpus N] [--epochs E] "
         "[--batch_size B] [--learning_rate R] [--steps S] [--logdir DIR] "
-        "[--add_n]\n",
+        "[--all_reduce gather|ring|nccl] [--add_n]\n",
         stderr);
     return 2;
   }
@@ -385,6 +517,7 @@ int main(int argc, char** argv) try {
     saver.save(sess, config.logdir + "/model.ckpt", global_step);
   }
   // --8<-- [end:main]
+  ReportStepBytes(sess, train_op, mnist.train, config);
   writer.close();
   std::printf("Saved %s\n", saver.last_checkpoints().back().c_str());
   return 0;
