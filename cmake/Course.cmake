@@ -27,6 +27,7 @@ set(MINITF_CHAPTERS
   "04-device-placement:device"
   "05-gpu-kernels:gpu"
   "06-multi-gpu-towers:towers"
+  "07-ps-worker-distribution:distributed"
 )
 
 set(CMAKE_CXX_STANDARD 20)

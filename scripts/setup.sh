@@ -27,6 +27,8 @@ readonly PACKAGES=(
   "python3-selenium /usr/lib/python3/dist-packages/selenium/__init__.py"
   "libprotobuf-dev /usr/include/google/protobuf/message.h"
   "protobuf-compiler /usr/bin/protoc"
+  "libgrpc++-dev /usr/include/grpcpp/grpcpp.h"
+  "protobuf-compiler-grpc /usr/bin/grpc_cpp_plugin"
   "graphviz /usr/bin/dot"
   "zlib1g-dev /usr/include/zlib.h"
   "libboost-context-dev /usr/include/boost/context/detail/fcontext.hpp"

@@ -61,6 +61,7 @@ CHAPTERS = [
     ("Chapter 4 — Devices and placement", "chapters/04-device-placement/README.md"),
     ("Chapter 5 — GPU kernels", "chapters/05-gpu-kernels/README.md"),
     ("Chapter 6 — Multi-GPU towers", "chapters/06-multi-gpu-towers/README.md"),
+    ("Chapter 7 — PS and workers over gRPC", "chapters/07-ps-worker-distribution/README.md"),
 ]
 API_TITLE = "API reference"
 NAV_TITLES = ["Home"] + [title for title, _ in CHAPTERS] + ["Exercises", API_TITLE]

@@ -1,0 +1,21 @@
+// The public API of layer 7 (distribution over processes), as included by
+// <minitf/minitf.h>.
+//
+// Chapter 7 is being written; so far this layer holds the cluster and its
+// servers: tf::train::ClusterSpec, in its dense and sparse forms; the
+// TF_CONFIG reader with TensorFlow's checks; and tf::train::Server, a gRPC
+// server per task with TensorFlow's master and worker services, speaking
+// TensorFlow's messages (proto/), so that its wire format is TensorFlow's.
+// The messages' generated headers are not part of this API: a program that
+// speaks to a server directly includes them itself (see the tests).
+//
+//   tf::train::ClusterSpec cluster({{"ps", {"localhost:2222"}},
+//                                   {"worker", {"localhost:2223",
+//                                               "localhost:2224"}}});
+//   tf::train::Server server(cluster, "ps", 0);
+//   server.join();
+#pragma once
+
+#include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/server.h"
+#include "minitf/distributed/tf_config.h"
