@@ -306,7 +306,10 @@ TEST(TowersTest, ATowerLeftUnfedIsTensorFlowsError) {
     device_scope on_gpu("/gpu:" + std::to_string(i));
     name_scope tower("tower_" + std::to_string(i));
     Output x = placeholder(DT_FLOAT, {None, 784}, "x");
-    towers.push_back(Tower{.x = x, .loss = reduce_sum(x)});
+    Tower t;
+    t.x = x;
+    t.loss = reduce_sum(x);
+    towers.push_back(t);
   }
   Output total = TotalLoss(towers);
   Session sess(ConfigProto{.gpu_options = {.virtual_gpus = 2}});
