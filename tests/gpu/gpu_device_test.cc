@@ -22,6 +22,7 @@
 #include "minitf/graph/ops/random_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/train/api.h"
+#include "minitf/train/ops/grad_ops.h"
 
 namespace minitf::gpu {
 namespace {
@@ -337,6 +338,102 @@ TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesACpuKernelThatReadsIt) {
       << s;
 }
 
+// The bytes copied from devices whose names contain `from` to devices whose
+// names contain `to`, as the session counted them.
+int64_t BytesCopied(const DirectSession& session, const std::string& from,
+                    const std::string& to) {
+  int64_t bytes = 0;
+  for (const auto& [route, record] : session.GetTransferStats()) {
+    if (route.first.find(from) != std::string::npos &&
+        route.second.find(to) != std::string::npos) {
+      bytes += record.bytes_copied;
+    }
+  }
+  return bytes;
+}
+
+// An int32 crosses between the CPU and a GPU whose memory the CPU cannot
+// read without a copy: the GPU keeps it in host memory, where it arrives
+// (the fed shape) and where the GPU's Shape makes it (the fetched shape).
+TEST_F(EmulatedGpuTest, Int32CrossesToAndFromAGpuWithDeviceMemoryUncopied) {
+  OneGpuWithDeviceMemory platform;
+  ScopedGpuPlatform use_platform(&platform);
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output dims, y, s;
+  {
+    device_scope on_cpu("/cpu:0");
+    dims = placeholder(DT_INT32, {2}, "dims");
+  }
+  {
+    device_scope on_gpu("/gpu:0");
+    y = broadcast_to(
+        constant(Tensor::FromVector<float>({1, 2, 3}, {3}).value(), "x"), dims,
+        "y");
+    s = shape(y, "s");
+  }
+  auto session = DirectSession::Create(SessionOptions{}, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  Status status = session.value()->Run(
+      {{"dims:0", Tensor::FromVector<int32_t>({2, 3}, {2}).value()}},
+      {y.name(), s.name()}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(out[0].shape(), TensorShape({2, 3}));
+  EXPECT_EQ(out[0].flat<float>()(5), 3.f);
+  EXPECT_EQ(out[1].flat<int32_t>()(0), 2);
+  EXPECT_EQ(out[1].flat<int32_t>()(1), 3);
+  // Only y's 6 floats were copied: neither int32 crossed by a copy.
+  EXPECT_EQ(BytesCopied(*session.value(), "CPU:0", "GPU:0"), 0);
+  EXPECT_EQ(BytesCopied(*session.value(), "GPU:0", "CPU:0"), 6 * 4);
+}
+
+// Fill's value lies in the GPU's memory there (a Const copied in); the
+// kernel copies the scalar out before it launches.
+TEST_F(EmulatedGpuTest, FillReadsItsValueFromTheGpusMemory) {
+  OneGpuWithDeviceMemory platform;
+  ScopedGpuPlatform use_platform(&platform);
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output y;
+  {
+    device_scope on_gpu("/gpu:0");
+    y = fill({2, 2}, Tensor(2.5f), "y");
+  }
+  auto session = DirectSession::Create(SessionOptions{}, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  Status status = session.value()->Run({}, {y.name()}, {}, &out);
+  ASSERT_TRUE(status.ok()) << status;
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), 2.5f);
+}
+
+// A GPU kernel whose data is int32 but whose input lies in the GPU's memory
+// (a Cast from float to int32) cannot keep its output on the host: a typed
+// error naming the op and why.
+TEST_F(EmulatedGpuTest, AnInt32OutputFromDeviceMemoryIsUnimplemented) {
+  OneGpuWithDeviceMemory platform;
+  ScopedGpuPlatform use_platform(&platform);
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output y;
+  {
+    device_scope on_gpu("/gpu:0");
+    y = cast(constant(Tensor(2.f), "x"), DT_INT32, "y");
+  }
+  auto session = DirectSession::Create(SessionOptions{}, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  Status status = session.value()->Run({}, {y.name()}, {}, &out);
+  EXPECT_EQ(status.code(), error::UNIMPLEMENTED) << status;
+  EXPECT_NE(status.message().find(
+                "No GPU kernel for 'Cast' (node y) with int32 data and inputs "
+                "in the GPU's memory: minitf keeps a GPU's int32 tensors in "
+                "host memory, as TensorFlow does"),
+            std::string::npos)
+      << status;
+}
+
 // Seed 002's model (or chapter 3's MLP) and its training step on `device`.
 struct Model {
   Output x, y_, loss, accuracy;
@@ -403,15 +500,7 @@ Trajectory Train(bool on_gpu, bool mlp) {
   Session sess;
   auto* direct = dynamic_cast<DirectSession*>(sess.core());
   EXPECT_NE(direct, nullptr);
-  auto bytes_into_gpu = [&] {
-    int64_t bytes = 0;
-    for (const auto& [route, record] : direct->GetTransferStats()) {
-      if (route.second.find("GPU:0") != std::string::npos) {
-        bytes += record.bytes_copied;
-      }
-    }
-    return bytes;
-  };
+  auto bytes_into_gpu = [&] { return BytesCopied(*direct, "", "GPU:0"); };
   sess.run(global_variables_initializer());
   Trajectory t;
   for (int step = 0; step < 6; ++step) {

@@ -22,26 +22,35 @@ StatusOr<DeviceContext*> ContextOf(Device* device) {
   return context;
 }
 
-// True when `tensor`, made by a kernel of `device`, lies in host memory
-// although the device has a memory of its own the CPU cannot read: an
-// int32 a GPU keeps on the host.
-bool MadeInHostMemory(const Device& device, const Tensor& tensor) {
-  return !device.allocator()->HostAccessible() &&
-         tensor.allocator() != nullptr && tensor.allocator()->HostAccessible();
+// Which memory each side holds a tensor in: a device's own, or the host's.
+// The sender holds it in host memory when it is a device on host memory, or
+// when the tensor, made by a kernel of a device whose memory the CPU cannot
+// read, lies in host memory nonetheless (an int32 a GPU keeps on the host).
+bool SentFromHostMemory(const Device& src, const Tensor& tensor) {
+  return src.UsesHostMemory() ||
+         (!src.allocator()->HostAccessible() && tensor.allocator() != nullptr &&
+          tensor.allocator()->HostAccessible());
+}
+// The receiver takes it into host memory when it is a device on host memory
+// or keeps that dtype on the host (Device::KeepsInHostMemory).
+bool ReceivedIntoHostMemory(const Device& dst, DType dtype) {
+  return dst.UsesHostMemory() || dst.KeepsInHostMemory(dtype);
 }
 
 }  // namespace
+
+bool ReadableWithoutCopy(const Device& src, const Device& dst,
+                         const Tensor& tensor) {
+  return SentFromHostMemory(src, tensor) &&
+         ReceivedIntoHostMemory(dst, tensor.dtype());
+}
 
 // --8<-- [start:copy_tensor]
 void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
                               Device* dst, const Tensor& input, Tensor* output,
                               StatusCallback done) {
-  // Which memory each side holds the tensor in: a device's own, or the
-  // host's, for a device on host memory and for an int32 that a GPU keeps
-  // on the host (Device::KeepsInHostMemory).
-  const bool src_host = src->UsesHostMemory() || MadeInHostMemory(*src, input);
-  const bool dst_host =
-      dst->UsesHostMemory() || dst->KeepsInHostMemory(input.dtype());
+  const bool src_host = SentFromHostMemory(*src, input);
+  const bool dst_host = ReceivedIntoHostMemory(*dst, input.dtype());
   if (src_host && dst_host) {
     *output = input;  // one address space: the tensor itself will do
     done(Status::OK());

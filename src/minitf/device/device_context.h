@@ -83,6 +83,12 @@ void CopyTensorBetweenDevices(std::string_view tensor_name, Device* src,
                               Device* dst, const Tensor& input, Tensor* output,
                               StatusCallback done);
 
+/// True when `tensor`, which lives on `src`, can be read on `dst` as it is,
+/// with no copy: both sides hold it in host memory, as
+/// CopyTensorBetweenDevices decides (it then shares the buffer).
+bool ReadableWithoutCopy(const Device& src, const Device& dst,
+                         const Tensor& tensor);
+
 /// CopyTensorBetweenDevices for callers that wait: returns the copy once it
 /// is done, or the error.
 StatusOr<Tensor> CopyTensorBetweenDevicesSync(std::string_view tensor_name,

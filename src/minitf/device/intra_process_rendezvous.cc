@@ -60,9 +60,9 @@ void IntraProcessRendezvous::RecvAsync(const ParsedKey& key,
         Device* dst = recv_args.device;
         TransferRecord record{1, static_cast<int64_t>(value.TotalBytes()), 0,
                               0};
-        const bool same_memory =
-            src == nullptr || dst == nullptr || src == dst ||
-            (src->UsesHostMemory() && dst->UsesHostMemory());
+        const bool same_memory = src == nullptr || dst == nullptr ||
+                                 src == dst ||
+                                 ReadableWithoutCopy(*src, *dst, value);
         if (same_memory || !value.IsInitialized()) {
           Count(send_args, recv_args, record);
           return done(status, send_args, recv_args, value, is_dead);
