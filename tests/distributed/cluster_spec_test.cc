@@ -5,12 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "distributed_testing.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/tensor/errors.h"
 
 namespace tf = minitf;
 
 namespace {
+
+using minitf::testing::InvalidArgumentText;
 
 using tf::train::ClusterSpec;
 
@@ -27,16 +30,6 @@ ClusterSpec Sparse() {
       {{"worker", {{1, "w1:2222"}, {3, "w3:2222"}}}, {"ps", {"ps0:2222"}}});
 }
 // --8<-- [end:dense_and_sparse]
-
-template <typename F>
-std::string InvalidArgumentText(F f) {
-  try {
-    f();
-  } catch (const tf::errors::InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "no InvalidArgumentError";
-}
 
 TEST(ClusterSpecTest, DenseJobs) {
   ClusterSpec c = Dense();

@@ -7,24 +7,17 @@
 
 #include <cstdlib>
 
+#include "distributed_testing.h"
 #include "minitf/tensor/errors.h"
 
 namespace tf = minitf;
 
 namespace {
 
+using minitf::testing::InvalidArgumentText;
+
 using tf::train::ClusterSpec;
 using tf::train::ParseTFConfig;
-
-template <typename F>
-std::string InvalidArgumentText(F f) {
-  try {
-    f();
-  } catch (const tf::errors::InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "no InvalidArgumentError";
-}
 
 TEST(TFConfigTest, ReadsClusterAndTask) {
   auto c = ParseTFConfig(R"({"cluster": {"ps": ["localhost:2222"],

@@ -19,19 +19,12 @@
 #include "minitf/train/gradients/gradients.h"
 #include "minitf/train/optimizers/gradient_descent.h"
 #include "minitf/train/variables.h"
+#include "towers_testing.h"
 
 namespace minitf {
 namespace {
 
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const errors::InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::ErrorOf;
 
 Tensor Matrix(const std::vector<float>& v, int64_t rows, int64_t cols) {
   return errors::ValueOrThrow(Tensor::FromVector(v, TensorShape({rows, cols})));

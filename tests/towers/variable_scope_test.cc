@@ -12,21 +12,12 @@
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/tensor/errors.h"
+#include "towers_testing.h"
 
 namespace minitf {
 namespace {
 
-// The message of the InvalidArgumentError that `f` throws, or "" when it
-// throws none.
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const errors::InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::ErrorOf;
 
 std::vector<std::string> ClassOf(const Node* n) {
   auto it = n->attrs().find("_class");
