@@ -1,22 +1,59 @@
 // What the tests of layer 7 share.
 #pragma once
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <exception>
 #include <string>
 
 #include "minitf/tensor/errors.h"
 
 namespace minitf::testing {
 
-/// The message of the InvalidArgumentError that `f` throws, or "no
-/// InvalidArgumentError" when it throws none.
-template <typename F>
-std::string InvalidArgumentText(F f) {
+/// The message of the `Error` that `f` throws; "another error: ..." for
+/// another exception, "no error" when it throws none.
+template <typename Error, typename F>
+std::string ErrorText(F f) {
   try {
     f();
-  } catch (const errors::InvalidArgumentError& e) {
+  } catch (const Error& e) {
     return e.what();
+  } catch (const std::exception& e) {
+    return std::string("another error: ") + e.what();
   }
-  return "no InvalidArgumentError";
+  return "no error";
+}
+
+/// The message of the InvalidArgumentError that `f` throws.
+template <typename F>
+std::string InvalidArgumentText(F f) {
+  return ErrorText<errors::InvalidArgumentError>(f);
+}
+
+/// A loopback port free now, for a cluster whose tasks must know each
+/// other's addresses before they start: the system picks it for a socket
+/// that is closed again at once. 0 when no socket could be had.
+inline int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  int port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    port = ntohs(addr.sin_port);
+  }
+  close(fd);
+  return port;
+}
+
+/// "localhost:<a free port>".
+inline std::string FreeAddress() {
+  return "localhost:" + std::to_string(FreePort());
 }
 
 }  // namespace minitf::testing

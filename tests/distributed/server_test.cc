@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "distributed_testing.h"
 #include "minitf/distributed/grpc_server.h"
 #include "minitf/distributed/proto/master_service.grpc.pb.h"
 #include "minitf/distributed/proto/worker_service.grpc.pb.h"
@@ -25,6 +26,7 @@ namespace tf = minitf;
 
 namespace {
 
+using tf::testing::ErrorText;
 using tf::train::ClusterSpec;
 using tf::train::Server;
 
@@ -42,18 +44,6 @@ std::shared_ptr<grpc::Channel> Channel(const std::string& target) {
 void SetDeadline(grpc::ClientContext* context) {
   context->set_deadline(std::chrono::system_clock::now() +
                         std::chrono::seconds(10));
-}
-
-template <typename Error, typename F>
-std::string ErrorText(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("another error: ") + e.what();
-  }
-  return "no error";
 }
 
 TEST(ServerTest, LogsChannelCachesAndTarget) {
@@ -124,19 +114,6 @@ TEST(ServerTest, MasterListDevicesGivesTheLocalDevices) {
   ASSERT_GE(response.local_device_size(), 1);
   EXPECT_EQ(response.local_device(0).name(),
             "/job:worker/replica:0/task:1/device:CPU:0");
-}
-
-TEST(ServerTest, MethodsNotYetWrittenAreUnimplemented) {
-  std::ostringstream log;
-  Server server(ClusterSpec({{"ps", {"localhost:0"}}}), "ps", 0, {},
-                {.log_stream = &log});
-  auto stub = tensorflow::MasterService::NewStub(Channel(server.target()));
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  tf::proto::CreateSessionRequest request;
-  tf::proto::CreateSessionResponse response;
-  EXPECT_EQ(stub->CreateSession(&context, request, &response).error_code(),
-            grpc::StatusCode::UNIMPLEMENTED);
 }
 
 TEST(ServerTest, RandomBytesAreRefusedNotCrashedOn) {

@@ -66,10 +66,16 @@ std::vector<std::string> DeviceSet::PrioritizedDeviceTypeList() const {
 
 std::vector<Device*> DeviceSet::PrioritizedDevices() const {
   std::vector<Device*> out = devices_;
-  auto key = [](const Device* d) {
+  auto key = [this](const Device* d) {
     const DeviceSpec& n = d->parsed_name();
-    return std::make_tuple(n.job.value_or(""), n.replica.value_or(0),
-                           n.task.value_or(0), n.device_index.value_or(0));
+    bool other_task = false;
+    if (client_device_ != nullptr) {
+      const DeviceSpec& c = client_device_->parsed_name();
+      other_task = n.job != c.job || n.replica != c.replica || n.task != c.task;
+    }
+    return std::make_tuple(other_task, n.job.value_or(""),
+                           n.replica.value_or(0), n.task.value_or(0),
+                           n.device_index.value_or(0));
   };
   std::stable_sort(
       out.begin(), out.end(), [&](const Device* a, const Device* b) {

@@ -53,8 +53,11 @@ class DeviceSet {
   /// The types of this set's devices, best first: higher priority first,
   /// then by name (TensorFlow's PrioritizedDeviceTypeList).
   std::vector<std::string> PrioritizedDeviceTypeList() const;
-  /// The devices, best first: by the rank of their type, then job, replica,
-  /// task and index, so GPU:0 comes before GPU:1 and both before CPU:0.
+  /// The devices, best first: by the rank of their type, then the client
+  /// device's own task before other tasks, then job, replica, task and
+  /// index, so GPU:0 comes before GPU:1 and both before CPU:0. (The client's
+  /// task first is TensorFlow's default_local_device rule: in a cluster, a
+  /// node that asks for no device runs on the task the session was made on.)
   std::vector<Device*> PrioritizedDevices() const;
   /// The types of this set that have a kernel for `node`
   /// (KernelRegistry::HasKernelForNode, which checks its dtype), best first.

@@ -207,24 +207,8 @@ Status DirectSession::PlaceNewNodes() {
 StatusOr<OpKernel*> DirectSession::KernelFor(
     const Node& node, Device* device,
     std::vector<std::unique_ptr<OpKernel>>* owned) {
-  // What a kernel keeps from its construction (a Const's value) lies in its
-  // device's memory, as what it makes when it runs does. A kernel borrowed
-  // from the CPU (chapter 4's aliases) reads and writes its tensors as host
-  // memory: where the CPU cannot read the device's memory (a real GPU's) it
-  // keeps what it makes in host memory, and the device adopts it
-  // (Device::AdoptCpuKernel) or refuses it.
-  const bool borrowed =
-      KernelRegistry::Global()->IsAliased(node, device->device_type());
-  ScopedDefaultAllocator on_device(
-      borrowed && !device->allocator()->HostAccessible()
-          ? cpu_allocator()
-          : device->kernel_allocator());
-  auto create = [&](const Node& n) -> StatusOr<std::unique_ptr<OpKernel>> {
-    TF_ASSIGN_OR_RETURN(
-        std::unique_ptr<OpKernel> kernel,
-        KernelRegistry::Global()->CreateKernel(n, device->device_type()));
-    if (!borrowed) return kernel;
-    return device->AdoptCpuKernel(n, std::move(kernel));
+  auto create = [device](const Node& n) {
+    return CreateKernelOnDevice(n, device);
   };
   // The user's node of that name, if this is a copy of it (a node the
   // rewrite or the cut made may happen to share a name, never its op and

@@ -29,8 +29,13 @@ class Partitioner {
   }
 
  private:
-  Graph* PartitionOf(const std::string& device) {
-    std::unique_ptr<Graph>& g = parts_[device];
+  // Where `n` goes: its device, or what options_.node_to_loc says.
+  std::string LocOf(const Node& n) const {
+    return options_.node_to_loc ? options_.node_to_loc(n) : n.assigned_device();
+  }
+
+  Graph* PartitionOf(const std::string& loc) {
+    std::unique_ptr<Graph>& g = parts_[loc];
     if (g == nullptr) g = std::make_unique<Graph>();
     return g.get();
   }
@@ -44,11 +49,11 @@ class Partitioner {
     return name;
   }
 
-  // Adds `spec` to the partition of `device`, as a node of that device.
-  StatusOr<Node*> Add(NodeSpec spec, const std::string& device) {
+  // Adds `spec` to partition `loc`, as a node of `device`.
+  StatusOr<Node*> Add(NodeSpec spec, const std::string& device,
+                      const std::string& loc) {
     spec.requested_device = device;
-    TF_ASSIGN_OR_RETURN(Node * n,
-                        PartitionOf(device)->AddNode(std::move(spec)));
+    TF_ASSIGN_OR_RETURN(Node * n, PartitionOf(loc)->AddNode(std::move(spec)));
     n->set_assigned_device(device);
     return n;
   }
@@ -71,14 +76,17 @@ class Partitioner {
   }
 
   // --8<-- [start:transfer]
-  // The _Recv on `dst_device` that delivers output `index` of `src` (a
-  // control edge for index -1), made with its _Send on first use, so a
-  // tensor crosses to a device once however many nodes there read it.
+  // The _Recv in partition `dst_loc` that delivers output `index` of `src`
+  // (a control edge for index -1), made with its _Send on first use, so a
+  // tensor crosses to a partition once however many nodes there read it.
+  // The _Recv runs on `dst_device`, the device of the first reader.
   StatusOr<Node*> Transfer(const Node& src, int index,
-                           const std::string& dst_device) {
-    auto key = std::make_tuple(src.id(), index, dst_device);
+                           const std::string& dst_device,
+                           const std::string& dst_loc) {
+    auto key = std::make_tuple(src.id(), index, dst_loc);
     if (auto it = recv_of_.find(key); it != recv_of_.end()) return it->second;
     const std::string& src_device = src.assigned_device();
+    const std::string src_loc = LocOf(src);
     Output value;
     std::string tensor_name;
     TensorShape shape;
@@ -96,7 +104,7 @@ class Partitioner {
       dummy.output_types = {DT_FLOAT};
       dummy.output_shapes = {TensorShape({0})};
       dummy.control_inputs = {copy_of_[src.id()]};
-      TF_ASSIGN_OR_RETURN(Node * c, Add(std::move(dummy), src_device));
+      TF_ASSIGN_OR_RETURN(Node * c, Add(std::move(dummy), src_device, src_loc));
       value = Output(c, 0);
       tensor_name = "^" + src.name();
       shape = TensorShape({0});
@@ -107,20 +115,20 @@ class Partitioner {
         TransferSpec(kSendOp, src.name(), tensor_name, src_device, dst_device);
     send.attrs["T"] = dtype;
     send.inputs = {value};
-    TF_RETURN_IF_ERROR(Add(std::move(send), src_device).status());
+    TF_RETURN_IF_ERROR(Add(std::move(send), src_device, src_loc).status());
 
     NodeSpec recv =
         TransferSpec(kRecvOp, src.name(), tensor_name, src_device, dst_device);
     recv.attrs["tensor_type"] = dtype;
     recv.output_types = {dtype};
     recv.output_shapes = {shape};
-    TF_ASSIGN_OR_RETURN(Node * r, Add(std::move(recv), dst_device));
+    TF_ASSIGN_OR_RETURN(Node * r, Add(std::move(recv), dst_device, dst_loc));
     recv_of_.emplace(key, r);
     return r;
   }
   // --8<-- [end:transfer]
 
-  // Copies `n` into its device's partition, its inputs from other devices
+  // Copies `n` into its partition, its inputs from other partitions
   // through transfers.
   Status Place(const Node& n) {
     const std::string& device = n.assigned_device();
@@ -128,25 +136,27 @@ class Partitioner {
       return errors::Internal("Node '", n.name(),
                               "' has not been assigned a device");
     }
+    const std::string loc = LocOf(n);
     NodeSpec spec = NodeSpecOf(n);
     for (const Output& in : n.inputs()) {
       const Node& src = *in.node();
-      if (src.assigned_device() == device) {
+      if (LocOf(src) == loc) {
         spec.inputs.emplace_back(copy_of_[src.id()], in.index());
       } else {
-        TF_ASSIGN_OR_RETURN(Node * recv, Transfer(src, in.index(), device));
+        TF_ASSIGN_OR_RETURN(Node * recv,
+                            Transfer(src, in.index(), device, loc));
         spec.inputs.emplace_back(recv, 0);
       }
     }
     for (const Node* c : n.control_inputs()) {
-      if (c->assigned_device() == device) {
+      if (LocOf(*c) == loc) {
         spec.control_inputs.push_back(copy_of_[c->id()]);
       } else {
-        TF_ASSIGN_OR_RETURN(Node * recv, Transfer(*c, -1, device));
+        TF_ASSIGN_OR_RETURN(Node * recv, Transfer(*c, -1, device, loc));
         spec.control_inputs.push_back(recv);
       }
     }
-    TF_ASSIGN_OR_RETURN(copy_of_[n.id()], Add(std::move(spec), device));
+    TF_ASSIGN_OR_RETURN(copy_of_[n.id()], Add(std::move(spec), device, loc));
     return Status::OK();
   }
 

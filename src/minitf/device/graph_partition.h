@@ -38,9 +38,16 @@ struct PartitionOptions {
   /// The incarnation of a device, by full name, for the
   /// send_device_incarnation attr. REQUIRED.
   std::function<uint64_t(const std::string& device)> incarnation;
+  /// The partition a node goes to (TensorFlow's node_to_loc); by default its
+  /// assigned device. Chapter 7's master cuts by task
+  /// ("/job:ps/replica:0/task:0"): an edge between two devices of one task
+  /// then stays in the task's graph, which the task's worker cuts again by
+  /// device. A transfer's _Recv runs on the device of its first reader.
+  std::function<std::string(const Node& node)> node_to_loc;
 };
 
-/// The partitions of `graph`, by device name. Each partition holds its
+/// The partitions of `graph`, by device name (by location when
+/// options.node_to_loc is set). Each partition holds its
 /// device's nodes, in the order of `graph`, with their names, attrs and
 /// shapes, plus the Send, Recv and control Const nodes of the cut, every
 /// node with its device as requested and assigned device.

@@ -16,6 +16,7 @@
 //   done.WaitForNotification();
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 
@@ -39,6 +40,11 @@ class Notification {
   void WaitForNotification() {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return notified_; });
+  }
+  /// Waits at most `timeout`; true when notified.
+  bool WaitForNotificationWithTimeout(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, timeout, [this] { return notified_; });
   }
 
  private:

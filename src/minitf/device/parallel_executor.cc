@@ -11,6 +11,21 @@
 
 namespace minitf {
 
+StatusOr<std::unique_ptr<OpKernel>> CreateKernelOnDevice(const Node& node,
+                                                         Device* device) {
+  const bool borrowed =
+      KernelRegistry::Global()->IsAliased(node, device->device_type());
+  ScopedDefaultAllocator on_device(
+      borrowed && !device->allocator()->HostAccessible()
+          ? cpu_allocator()
+          : device->kernel_allocator());
+  TF_ASSIGN_OR_RETURN(
+      std::unique_ptr<OpKernel> kernel,
+      KernelRegistry::Global()->CreateKernel(node, device->device_type()));
+  if (!borrowed) return kernel;
+  return device->AdoptCpuKernel(node, std::move(kernel));
+}
+
 // --- ExecutorBarrier ---------------------------------------------------------
 
 ExecutorBarrier::ExecutorBarrier(int num_executors, Rendezvous* rendezvous,

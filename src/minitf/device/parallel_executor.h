@@ -96,6 +96,17 @@ class ExecutorBarrier {
   Status status_;  // guarded by mu_
 };
 
+/// The kernel of `node` for `device`, as every session makes one: from the
+/// kernel registry for the device's type, with what the kernel keeps from
+/// its construction (a Const's value) in the device's memory. A kernel
+/// borrowed from the CPU (chapter 4's aliases) reads and writes its tensors
+/// as host memory: where the CPU cannot read the device's memory (a real
+/// GPU's) it is made under the CPU's allocator, and the device adopts it
+/// (Device::AdoptCpuKernel) or refuses it. Errors: the registry's, the
+/// device's refusal.
+StatusOr<std::unique_ptr<OpKernel>> CreateKernelOnDevice(const Node& node,
+                                                         Device* device);
+
 /// The executor of one device's graph.
 ///
 /// Invariants (after Create): every node has a kernel; a node's predecessor

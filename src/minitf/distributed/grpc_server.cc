@@ -7,8 +7,12 @@
 #include <climits>
 #include <iostream>
 #include <map>
+#include <thread>
 
+#include "minitf/distributed/master.h"
 #include "minitf/distributed/master_service.h"
+#include "minitf/distributed/worker.h"
+#include "minitf/distributed/worker_cache.h"
 #include "minitf/distributed/worker_service.h"
 
 namespace minitf {
@@ -62,8 +66,22 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Create(
   TF_ASSIGN_OR_RETURN(
       server->devices_,
       DeviceMgr::Create(SessionOptions{.config = config}, prefix));
-  server->master_ = std::make_unique<MasterServiceImpl>(server->devices_.get());
-  server->worker_ = std::make_unique<WorkerServiceImpl>(server->devices_.get());
+  const std::string task = TaskName(job_name, task_index);
+  server->worker_cache_ =
+      std::make_unique<WorkerCache>(cluster, task, server->requested_port_);
+  const int threads =
+      config.inter_op_parallelism_threads > 0
+          ? config.inter_op_parallelism_threads
+          : static_cast<int>(std::thread::hardware_concurrency());
+  server->worker_ = std::make_unique<Worker>(
+      task, server->devices_.get(), server->worker_cache_.get(), threads);
+  server->master_ = std::make_unique<Master>(
+      task, server->devices_.get(), server->worker_cache_.get(),
+      MasterOptions{options.still_waiting_interval, options.log_stream});
+  server->worker_service_ = std::make_unique<WorkerServiceImpl>(
+      server->worker_.get(), server->devices_.get());
+  server->master_service_ =
+      std::make_unique<MasterServiceImpl>(server->master_.get());
   return server;
 }
 
@@ -108,8 +126,8 @@ Status GrpcServer::Start() {
   // A tensor may be as large as a protobuf may be; TensorFlow lifts gRPC's
   // default limit (4 MiB) to the same bound.
   builder.SetMaxMessageSize(INT_MAX);
-  builder.RegisterService(master_.get());
-  builder.RegisterService(worker_.get());
+  builder.RegisterService(master_service_.get());
+  builder.RegisterService(worker_service_.get());
   server_ = builder.BuildAndStart();
   // --8<-- [end:listen]
   if (server_ == nullptr || bound_port_ == 0) {
@@ -117,6 +135,7 @@ Status GrpcServer::Start() {
     return errors::Unknown("Could not start gRPC server");
   }
   state_ = State::kStarted;
+  worker_cache_->set_local_port(bound_port_);
   // One line per job, in the order of their names, as TensorFlow logs them.
   std::map<std::string, const train::JobTasks*> sorted;
   for (const auto& [name, tasks] : cluster_.as_dict()) sorted[name] = &tasks;

@@ -27,6 +27,7 @@
 //   server->Join();   // until another thread calls Stop()
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -44,7 +45,10 @@ class Server;
 
 namespace minitf {
 
+class Master;
 class MasterServiceImpl;
+class Worker;
+class WorkerCache;
 class WorkerServiceImpl;
 
 /// How a server listens and where it logs; minitf's own, not TensorFlow's.
@@ -55,6 +59,9 @@ struct GrpcServerOptions {
   /// Where the server's log lines go; nullptr means standard error, where
   /// TensorFlow's LOG(INFO) goes.
   std::ostream* log_stream = nullptr;
+  /// How often the master logs "CreateSession still waiting for response
+  /// from worker: ..." (TensorFlow: every 10 s).
+  std::chrono::milliseconds still_waiting_interval{10000};
 };
 
 /// One task's server.
@@ -100,6 +107,8 @@ class GrpcServer {
   const train::ClusterSpec& cluster() const { return cluster_; }
   /// The task's devices.
   const DeviceMgr& device_mgr() const { return *devices_; }
+  /// The task's worker, which holds its variables.
+  Worker& worker() const { return *worker_; }
 
  private:
   enum class State { kNew, kStarted, kStopped };
@@ -117,8 +126,11 @@ class GrpcServer {
   int requested_port_ = 0;
   GrpcServerOptions options_;
   std::unique_ptr<DeviceMgr> devices_;
-  std::unique_ptr<MasterServiceImpl> master_;
-  std::unique_ptr<WorkerServiceImpl> worker_;
+  std::unique_ptr<WorkerCache> worker_cache_;
+  std::unique_ptr<Worker> worker_;
+  std::unique_ptr<Master> master_;
+  std::unique_ptr<WorkerServiceImpl> worker_service_;
+  std::unique_ptr<MasterServiceImpl> master_service_;
 
   mutable std::mutex mu_;
   std::condition_variable stopped_;

@@ -1,39 +1,50 @@
-// The master service: what a task does for the clients of the cluster.
+// The master service: the gRPC face of a task's Master (master.h).
 //
 // Every task of a cluster runs one master service (master_service.proto)
-// beside its worker service, so a client may make its session on any task:
-// the master it reaches places the client's graph over the whole cluster and
-// drives the workers through the steps. This first version answers
-// ListDevices with the devices of its own task (local_device) and every
-// other method with Unimplemented.
+// beside its worker service, so a client may make its session on any task.
+// Each method turns the call into the Master's and its Status into gRPC's,
+// code for code.
 //
-//   MasterServiceImpl master(device_mgr);
+//   MasterServiceImpl service(&master);
 //   grpc::ServerBuilder builder;
-//   builder.RegisterService(&master);
+//   builder.RegisterService(&service);
 #pragma once
 
 #include <grpcpp/grpcpp.h>
 
-#include "minitf/device/device_mgr.h"
+#include "minitf/distributed/master.h"
 #include "minitf/distributed/proto/master_service.grpc.pb.h"
 
 namespace minitf {
 
 /// The gRPC master service of one task.
-/// Thread safety: as WorkerServiceImpl's.
+/// Thread safety: as the Master's.
 class MasterServiceImpl final : public tensorflow::MasterService::Service {
  public:
-  /// `devices` (not owned) must outlive the service.
-  explicit MasterServiceImpl(const DeviceMgr* devices) : devices_(devices) {}
+  /// `master` (not owned) must outlive the service.
+  explicit MasterServiceImpl(Master* master) : master_(master) {}
 
-  /// The devices of the master's own task, as local_device; remote_device
-  /// stays empty until the master asks the other tasks (GetStatus).
+  grpc::Status CreateSession(grpc::ServerContext* context,
+                             const proto::CreateSessionRequest* request,
+                             proto::CreateSessionResponse* response) override;
+  grpc::Status ExtendSession(grpc::ServerContext* context,
+                             const proto::ExtendSessionRequest* request,
+                             proto::ExtendSessionResponse* response) override;
+  grpc::Status RunStep(grpc::ServerContext* context,
+                       const proto::RunStepRequest* request,
+                       proto::RunStepResponse* response) override;
+  grpc::Status CloseSession(grpc::ServerContext* context,
+                            const proto::CloseSessionRequest* request,
+                            proto::CloseSessionResponse* response) override;
   grpc::Status ListDevices(grpc::ServerContext* context,
                            const proto::ListDevicesRequest* request,
                            proto::ListDevicesResponse* response) override;
+  grpc::Status Reset(grpc::ServerContext* context,
+                     const proto::ResetRequest* request,
+                     proto::ResetResponse* response) override;
 
  private:
-  const DeviceMgr* devices_;
+  Master* master_;
 };
 
 }  // namespace minitf

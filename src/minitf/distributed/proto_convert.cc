@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "minitf/device/device_spec.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {
@@ -27,6 +28,39 @@ proto::DeviceAttributes DeviceAttributesToProto(const DeviceAttributes& a) {
   out.set_incarnation(a.incarnation);
   out.set_physical_device_desc(a.physical_device_desc);
   return out;
+}
+
+StatusOr<DeviceAttributes> DeviceAttributesFromProto(
+    const proto::DeviceAttributes& a) {
+  StatusOr<DeviceSpec> spec = DeviceSpec::Parse(a.name());
+  if (!spec.ok() || !spec->job || !spec->task || !spec->device_type ||
+      !spec->device_index) {
+    return errors::InvalidArgument("Not a full device name: '", a.name(), "'");
+  }
+  if (a.incarnation() == 0) {
+    return errors::InvalidArgument("Device ", a.name(), " has no incarnation");
+  }
+  DeviceAttributes out;
+  out.name = a.name();
+  out.device_type = a.device_type();
+  out.memory_limit = a.memory_limit();
+  out.locality.bus_id = a.locality().bus_id();
+  out.locality.numa_node = a.locality().numa_node();
+  out.incarnation = a.incarnation();
+  out.physical_device_desc = a.physical_device_desc();
+  return out;
+}
+
+grpc::Status ToGrpcStatus(const Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      status.message());
+}
+
+Status FromGrpcStatus(const grpc::Status& status) {
+  if (status.ok()) return Status::OK();
+  return Status(static_cast<error::Code>(status.error_code()),
+                status.error_message());
 }
 
 proto::ClusterDef ClusterSpecToProto(const train::ClusterSpec& cluster) {
@@ -72,6 +106,7 @@ proto::ConfigProto ConfigProtoToProto(const ConfigProto& config) {
   gpu->set_visible_device_list(config.gpu_options.visible_device_list);
   out.set_allow_soft_placement(config.allow_soft_placement);
   out.set_log_device_placement(config.log_device_placement);
+  out.set_operation_timeout_in_ms(config.operation_timeout_in_ms);
   return out;
 }
 
@@ -79,6 +114,7 @@ ConfigProto ConfigProtoFromProto(const proto::ConfigProto& config) {
   ConfigProto out;
   out.allow_soft_placement = config.allow_soft_placement();
   out.log_device_placement = config.log_device_placement();
+  out.operation_timeout_in_ms = config.operation_timeout_in_ms();
   out.device_count.insert(config.device_count().begin(),
                           config.device_count().end());
   out.intra_op_parallelism_threads = config.intra_op_parallelism_threads();

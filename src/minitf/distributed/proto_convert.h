@@ -11,6 +11,8 @@
 //   tf::ClusterSpecToProto(cluster);   // jobs sorted
 #pragma once
 
+#include <grpcpp/support/status.h>
+
 #include "minitf/device/device_attributes.h"
 #include "minitf/distributed/cluster_spec.h"
 #include "minitf/distributed/proto/cluster.pb.h"
@@ -22,6 +24,15 @@
 namespace minitf {
 
 proto::DeviceAttributes DeviceAttributesToProto(const DeviceAttributes& a);
+/// InvalidArgument when the name is not a full device name with a type and
+/// an index, or the incarnation is 0.
+StatusOr<DeviceAttributes> DeviceAttributesFromProto(
+    const proto::DeviceAttributes& a);
+
+/// A Status as a gRPC status, and back. TensorFlow's error codes are gRPC's
+/// (error_codes.proto numbers them alike), so the code crosses unchanged.
+grpc::Status ToGrpcStatus(const Status& status);
+Status FromGrpcStatus(const grpc::Status& status);
 
 /// Jobs sorted by name and tasks by index, as TensorFlow writes a
 /// ClusterDef, so that one cluster always gives the same bytes.

@@ -33,10 +33,12 @@ Server::Server(const ClusterSpec& cluster, const std::string& job_name,
     }
     if (!indices.empty()) index = indices[0];
   }
-  impl_ = errors::ValueOrThrow(
-      GrpcServer::Create(cluster, job, index, config,
-                         GrpcServerOptions{.bind_host = options.bind_host,
-                                           .log_stream = options.log_stream}));
+  impl_ = errors::ValueOrThrow(GrpcServer::Create(
+      cluster, job, index, config,
+      GrpcServerOptions{
+          .bind_host = options.bind_host,
+          .log_stream = options.log_stream,
+          .still_waiting_interval = options.still_waiting_interval}));
   if (options.start) start();
 }
 

@@ -14,6 +14,7 @@
 //   server.join();                                // until server.stop()
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -39,6 +40,9 @@ struct ServerOptions {
   std::string bind_host = "localhost";
   /// minitf's own: where the log lines go; nullptr means standard error.
   std::ostream* log_stream = nullptr;
+  /// minitf's own: how often the master logs "CreateSession still waiting
+  /// for response from worker: ..."; TensorFlow's 10 s by default.
+  std::chrono::milliseconds still_waiting_interval{10000};
 };
 
 /// tf.train.Server (tf.distribute.Server in TensorFlow 2).

@@ -46,7 +46,8 @@ Status Malformed(const std::string& node, const std::string& input) {
 }
 
 StatusOr<ParsedInput> ParseInput(const std::string& node,
-                                 const std::string& input) {
+                                 const std::string& input,
+                                 bool allow_internal_names) {
   ParsedInput p;
   std::string_view rest = input;
   if (rest.starts_with("^")) {
@@ -65,7 +66,7 @@ StatusOr<ParsedInput> ParseInput(const std::string& node,
     p.index = std::stoi(std::string(digits));
     rest = rest.substr(0, colon);
   }
-  if (!IsValidOpName(rest)) return Malformed(node, input);
+  if (!IsValidOpName(rest, allow_internal_names)) return Malformed(node, input);
   p.node = std::string(rest);
   return p;
 }
@@ -83,13 +84,16 @@ struct PendingNode {
 // node that comes first in the GraphDef: a GraphDef already in order (as
 // ToGraphDef writes it) keeps its order.
 StatusOr<std::vector<int>> PlanImport(const GraphDef& gd,
-                                      std::vector<PendingNode>* pending) {
+                                      std::vector<PendingNode>* pending,
+                                      const ImportGraphDefOptions& options,
+                                      const Graph& graph) {
+  const bool allow_internal_names = options.allow_internal_names;
   const int n = gd.node_size();
   std::map<std::string, int, std::less<>> position;
   pending->assign(n, PendingNode());
   for (int i = 0; i < n; ++i) {
     const NodeDef& def = gd.node(i);
-    if (!IsValidOpName(def.name())) {
+    if (!IsValidOpName(def.name(), allow_internal_names)) {
       return errors::InvalidArgument("Node '", def.name(),
                                      "': not a valid node name");
     }
@@ -99,7 +103,8 @@ StatusOr<std::vector<int>> PlanImport(const GraphDef& gd,
     PendingNode& p = (*pending)[i];
     p.def = &def;
     for (const std::string& in : def.input()) {
-      TF_ASSIGN_OR_RETURN(ParsedInput parsed, ParseInput(def.name(), in));
+      TF_ASSIGN_OR_RETURN(ParsedInput parsed,
+                          ParseInput(def.name(), in, allow_internal_names));
       if (parsed.control) {
         p.controls.push_back(parsed.node);
       } else if (!p.controls.empty()) {
@@ -118,6 +123,10 @@ StatusOr<std::vector<int>> PlanImport(const GraphDef& gd,
     PendingNode& p = (*pending)[i];
     auto link = [&](const std::string& name) -> Status {
       auto it = position.find(name);
+      if (it == position.end() && options.inputs_from_graph &&
+          graph.FindNode(options.prefix + name) != nullptr) {
+        return Status::OK();  // a node the graph already has
+      }
       if (it == position.end()) {
         return errors::InvalidArgument("Node '", p.def->name(),
                                        "': Unknown input node '", name, "'");
@@ -147,7 +156,7 @@ AttrValue PrefixClass(const AttrValue& value, const std::string& prefix) {
 
 // Rebuilds one NodeDef in `graph` through NodeBuilder.
 Status ImportNode(const PendingNode& p, const std::string& prefix,
-                  Graph* graph) {
+                  bool allow_internal_names, Graph* graph) {
   const NodeDef& def = *p.def;
   const std::string name = prefix + def.name();
   auto op = OpRegistry::Global()->LookUp(def.op());
@@ -158,7 +167,7 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
   const OpDef& op_def = **op;
 
   NodeBuilder builder(def.op(), name);
-  builder.ExactName().Device(def.device());
+  builder.ExactName(allow_internal_names).Device(def.device());
   AttrMap attrs;
   for (const auto& [key, value] : def.attr()) {
     const AttrDef* attr_def = op_def.FindAttr(key);
@@ -256,9 +265,11 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
 }
 
 Status ImportInto(const std::vector<PendingNode>& pending,
-                  const std::vector<int>& order, const std::string& prefix,
-                  Graph* graph) {
-  for (int i : order) TF_RETURN_IF_ERROR(ImportNode(pending[i], prefix, graph));
+                  bool allow_internal_names, const std::vector<int>& order,
+                  const std::string& prefix, Graph* graph) {
+  for (int i : order)
+    TF_RETURN_IF_ERROR(
+        ImportNode(pending[i], prefix, allow_internal_names, graph));
   return Status::OK();
 }
 
@@ -345,6 +356,14 @@ StatusOr<GraphDef> ToGraphDef(const Graph& graph) {
 // --8<-- [start:import_graph_def]
 Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
                       const std::string& prefix) {
+  return ImportGraphDef(graph_def, graph,
+                        ImportGraphDefOptions{.prefix = prefix});
+}
+
+Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
+                      const ImportGraphDefOptions& options) {
+  const std::string& prefix = options.prefix;
+  const bool allow_internal_names = options.allow_internal_names;
   if (graph->finalized()) {
     return errors::FailedPrecondition(
         "Graph is finalized and cannot be modified.");
@@ -353,7 +372,8 @@ Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
   if (!scope.empty() && !scope.ends_with("/")) scope += "/";
   TF_RETURN_IF_ERROR(CheckVersions(graph_def));
   std::vector<PendingNode> pending;
-  TF_ASSIGN_OR_RETURN(std::vector<int> order, PlanImport(graph_def, &pending));
+  TF_ASSIGN_OR_RETURN(std::vector<int> order,
+                      PlanImport(graph_def, &pending, options, *graph));
   for (const NodeDef& def : graph_def.node()) {
     if (graph->FindNode(scope + def.name()) != nullptr) {
       return errors::InvalidArgument("Node name '", scope + def.name(),
@@ -368,7 +388,8 @@ Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
   // still miss what only the real graph has: its device functions,
   // control-dependency and colocation scopes.
   GraphSavepoint savepoint(graph);
-  TF_RETURN_IF_ERROR(ImportInto(pending, order, scope, graph));
+  TF_RETURN_IF_ERROR(
+      ImportInto(pending, allow_internal_names, order, scope, graph));
   savepoint.Commit();
   return Status::OK();
 }

@@ -74,6 +74,24 @@ StatusOr<GraphDef> ToGraphDef(const Graph& graph);
 Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
                       const std::string& prefix = "");
 
+/// What ImportGraphDef may do beyond the plain import; the runtime's, for
+/// graphs that travel between processes (chapter 7).
+struct ImportGraphDefOptions {
+  /// As ImportGraphDef's `prefix`.
+  std::string prefix = "";
+  /// Also accept names that start with '_', which only the runtime gives
+  /// its nodes ("_send_y_0", "_recv_x_0"): a worker imports graphs that a
+  /// master has rewritten and cut (TensorFlow's allow_internal_ops).
+  bool allow_internal_names = false;
+  /// Let an input name a node `graph` already has: a master grows the
+  /// client's graph with the nodes ExtendSession sends, which read earlier
+  /// ones.
+  bool inputs_from_graph = false;
+};
+/// ImportGraphDef with options.
+Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
+                      const ImportGraphDefOptions& options);
+
 // --- Bytes and files --------------------------------------------------------
 
 /// The binary wire form, deterministic (map entries sorted by key), so the

@@ -36,7 +36,8 @@ Status ShapeError(const Status& s, const std::string& name,
 
 }  // namespace
 
-bool IsValidOpName(std::string_view name) {
+bool IsValidOpName(std::string_view name, bool allow_internal) {
+  if (allow_internal && name.starts_with('_')) name.remove_prefix(1);
   if (name.empty()) return false;
   const char c = name.front();
   if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.')) return false;
@@ -66,8 +67,9 @@ NodeBuilder& NodeBuilder::Attr(std::string name, AttrValue value) {
   attrs_[std::move(name)] = std::move(value);
   return *this;
 }
-NodeBuilder& NodeBuilder::ExactName() {
+NodeBuilder& NodeBuilder::ExactName(bool allow_internal) {
   exact_name_ = true;
+  allow_internal_name_ = allow_internal;
   return *this;
 }
 NodeBuilder& NodeBuilder::Device(std::string device) {
@@ -232,7 +234,7 @@ StatusOr<Node*> NodeBuilder::Finalize(Graph* graph) const {
   // 3. The name.
   std::string name;
   if (exact_name_) {
-    if (!IsValidOpName(name_)) {
+    if (!IsValidOpName(name_, allow_internal_name_)) {
       return errors::InvalidArgument("'", name_, "' is not a valid node name");
     }
     name = name_;

@@ -37,8 +37,9 @@ class NodeBuilder {
   NodeBuilder& ControlInput(Node* node);
   NodeBuilder& Attr(std::string name, AttrValue value);
   /// The name is used as given (already unique and scoped), as when a
-  /// GraphDef is imported.
-  NodeBuilder& ExactName();
+  /// GraphDef is imported; with `allow_internal`, it may start with '_'
+  /// (a node the runtime made: "_send_y_0").
+  NodeBuilder& ExactName(bool allow_internal = false);
   /// The device string to request, before the graph's device functions.
   NodeBuilder& Device(std::string device);
 
@@ -54,14 +55,16 @@ class NodeBuilder {
   std::string op_type_;
   std::string name_;
   bool exact_name_ = false;
+  bool allow_internal_name_ = false;
   std::vector<InputArg> inputs_;
   std::vector<Node*> control_inputs_;
   AttrMap attrs_;
   std::string device_;
 };
 
-/// TensorFlow's rule for op names: "^[A-Za-z0-9.][A-Za-z0-9_.\\-/>]*$".
-bool IsValidOpName(std::string_view name);
+/// TensorFlow's rule for op names: "^[A-Za-z0-9.][A-Za-z0-9_.\\-/>]*$";
+/// with `allow_internal`, a leading '_' too (names the runtime gives).
+bool IsValidOpName(std::string_view name, bool allow_internal = false);
 /// And for scope names, which may also start with '_' or '-' or be empty.
 bool IsValidScopeName(std::string_view name);
 

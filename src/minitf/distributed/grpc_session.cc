@@ -1,0 +1,160 @@
+#include "minitf/distributed/grpc_session.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+
+#include "minitf/distributed/proto_convert.h"
+#include "minitf/distributed/worker_cache.h"
+#include "minitf/graph/graph_def.h"
+#include "minitf/graph/proto_convert.h"
+
+namespace minitf {
+
+namespace {
+constexpr std::string_view kScheme = "grpc://";
+}  // namespace
+
+StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::Create(
+    const SessionOptions& options, std::shared_ptr<Graph> graph) {
+  const std::string& target = options.target;
+  if (!target.starts_with(kScheme) || target.size() == kScheme.size() ||
+      target.find(':', kScheme.size()) == std::string::npos) {
+    return errors::InvalidArgument("Invalid target: '", target,
+                                   "'; expected grpc://host:port");
+  }
+  auto stub = tensorflow::MasterService::NewStub(
+      NewChannel(target.substr(kScheme.size())));
+  return std::unique_ptr<GrpcSession>(
+      new GrpcSession(options, std::move(graph), std::move(stub)));
+}
+
+GrpcSession::GrpcSession(
+    SessionOptions options, std::shared_ptr<Graph> graph,
+    std::unique_ptr<tensorflow::MasterService::Stub> master)
+    : options_(std::move(options)),
+      graph_(std::move(graph)),
+      master_(std::move(master)) {}
+
+GrpcSession::~GrpcSession() { Close().ok(); }
+
+// --8<-- [start:send_graph]
+Status GrpcSession::SendGraph() {
+  const int num_nodes = graph_->num_nodes();
+  if (!handle_.empty() && sent_nodes_ == num_nodes) return Status::OK();
+  TF_ASSIGN_OR_RETURN(GraphDef all, ToGraphDef(*graph_));
+  // Only the nodes the master has not seen: a graph only grows.
+  GraphDef added;
+  *added.mutable_versions() = all.versions();
+  for (int i = sent_nodes_; i < all.node_size(); ++i) {
+    *added.add_node() = all.node(i);
+  }
+  grpc::ClientContext context;
+  if (handle_.empty()) {
+    proto::CreateSessionRequest request;
+    proto::CreateSessionResponse response;
+    *request.mutable_graph_def() = std::move(added);
+    *request.mutable_config() = ConfigProtoToProto(options_.config);
+    request.set_target(options_.target);
+    TF_RETURN_IF_ERROR(
+        FromGrpcStatus(master_->CreateSession(&context, request, &response)));
+    handle_ = response.session_handle();
+    graph_version_ = response.graph_version();
+  } else {
+    proto::ExtendSessionRequest request;
+    proto::ExtendSessionResponse response;
+    request.set_session_handle(handle_);
+    *request.mutable_graph_def() = std::move(added);
+    request.set_current_graph_version(graph_version_);
+    TF_RETURN_IF_ERROR(
+        FromGrpcStatus(master_->ExtendSession(&context, request, &response)));
+    graph_version_ = response.new_graph_version();
+  }
+  sent_nodes_ = num_nodes;
+  return Status::OK();
+}
+// --8<-- [end:send_graph]
+
+Status GrpcSession::Run(
+    const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetch_names,
+    const std::vector<std::string>& target_names,
+    std::vector<Tensor>* outputs) {
+  return Run(RunOptions(), feeds, fetch_names, target_names, outputs, nullptr);
+}
+
+Status GrpcSession::Run(
+    const RunOptions& run_options,
+    const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetch_names,
+    const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
+    RunMetadata* /*run_metadata*/) {
+  proto::RunStepRequest request;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    TF_RETURN_IF_ERROR(SendGraph());
+    request.set_session_handle(handle_);
+  }
+  for (const auto& [name, value] : feeds) {
+    proto::NamedTensorProto* feed = request.add_feed();
+    feed->set_name(name);
+    TF_RETURN_IF_ERROR(TensorToProto(value, feed->mutable_tensor()));
+  }
+  for (const std::string& f : fetch_names) request.add_fetch(f);
+  for (const std::string& t : target_names) request.add_target(t);
+  request.mutable_options()->set_timeout_in_ms(run_options.timeout_in_ms);
+  grpc::ClientContext context;
+  if (run_options.timeout_in_ms > 0) {
+    // The master ends the step itself; this bounds the wait for its answer
+    // too, with a little slack for the answer to arrive.
+    context.set_deadline(
+        std::chrono::system_clock::now() +
+        std::chrono::milliseconds(run_options.timeout_in_ms + 1000));
+  }
+  proto::RunStepResponse response;
+  TF_RETURN_IF_ERROR(
+      FromGrpcStatus(master_->RunStep(&context, request, &response)));
+  if (response.tensor_size() != static_cast<int>(fetch_names.size())) {
+    return errors::Internal("The master returned ", response.tensor_size(),
+                            " values for ", fetch_names.size(), " fetches");
+  }
+  outputs->clear();
+  for (const proto::NamedTensorProto& t : response.tensor()) {
+    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(t.tensor()));
+    outputs->push_back(std::move(value));
+  }
+  return Status::OK();
+}
+
+Status GrpcSession::Close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return Status::OK();
+  closed_ = true;
+  if (handle_.empty()) return Status::OK();
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(10));
+  proto::CloseSessionRequest request;
+  proto::CloseSessionResponse response;
+  request.set_session_handle(handle_);
+  return FromGrpcStatus(master_->CloseSession(&context, request, &response));
+}
+
+/// The factory of sessions on "grpc://" targets.
+class GrpcSessionFactory : public SessionFactory {
+ public:
+  bool AcceptsOptions(const SessionOptions& options) const override {
+    return options.target.starts_with(kScheme);
+  }
+  StatusOr<std::unique_ptr<SessionInterface>> NewSession(
+      const SessionOptions& options, std::shared_ptr<Graph> graph) override {
+    TF_ASSIGN_OR_RETURN(std::unique_ptr<GrpcSession> session,
+                        GrpcSession::Create(options, std::move(graph)));
+    return std::unique_ptr<SessionInterface>(std::move(session));
+  }
+};
+
+MINITF_REGISTER_SESSION_FACTORY(kGrpcSessionFactory, 0, GrpcSessionFactory);
+
+}  // namespace minitf

@@ -1,0 +1,366 @@
+#include "minitf/distributed/master_session.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <random>
+
+#include "minitf/device/graph_partition.h"
+#include "minitf/device/placer.h"
+#include "minitf/device/rendezvous.h"
+#include "minitf/device/subgraph.h"
+#include "minitf/distributed/proto_convert.h"
+#include "minitf/graph/feed_value.h"
+#include "minitf/graph/graph_def.h"
+#include "minitf/graph/proto_convert.h"
+
+namespace minitf {
+
+/// One run signature, registered with the tasks. Immutable once built.
+struct MasterSession::Plan {
+  struct Part {
+    std::string task;
+    std::string graph_handle;
+  };
+  std::vector<Output> feeds;            // of graph_, in the order given
+  std::vector<std::string> feed_keys;   // rendezvous keys on the client device
+  std::vector<std::string> fetch_keys;  // by fetch asked for
+  std::vector<Part> parts;
+  std::string client_task;
+};
+
+namespace {
+
+// One call in flight: what gRPC fills, and how it ended.
+template <typename Request, typename Response>
+struct Call {
+  grpc::ClientContext context;
+  Request request;
+  Response response;
+  Status status;
+};
+
+// Counts calls down; Wait returns when all are done, or at the first error
+// when asked to.
+class CallGroup {
+ public:
+  explicit CallGroup(int n) : pending_(n) {}
+  void Done(const Status& s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    --pending_;
+    if (!s.ok()) failed_ = true;
+    cv_.notify_all();
+  }
+  // True when every call is done; false when one failed first.
+  bool WaitAllOrFirstError() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return pending_ == 0 || failed_; });
+    return pending_ == 0;
+  }
+  void WaitAll() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return pending_ == 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int pending_;
+  bool failed_ = false;
+};
+
+// The step's error to report: the first that is the cause, not one that
+// only says the step was aborted because of it (TensorFlow's rule too).
+Status StepError(const std::vector<Status>& statuses) {
+  Status derived;
+  for (const Status& s : statuses) {
+    if (s.ok()) continue;
+    const bool cleanup =
+        s.code() == error::ABORTED && s.message().rfind("Cleanup ", 0) == 0;
+    if (!cleanup && s.code() != error::CANCELLED) return s;
+    if (derived.ok()) derived = s;
+  }
+  return derived;
+}
+
+// TensorFlow's step ids are random, so that steps of sessions on different
+// masters never share an id on a worker: 56 bits.
+int64_t NewStepId() {
+  static std::mutex mu;
+  static std::mt19937_64 rng(std::random_device{}());
+  std::lock_guard<std::mutex> lock(mu);
+  return static_cast<int64_t>(rng() & ((uint64_t{1} << 56) - 1));
+}
+
+}  // namespace
+
+MasterSession::MasterSession(std::string handle, ConfigProto config,
+                             WorkerCache* workers)
+    : handle_(std::move(handle)),
+      config_(std::move(config)),
+      workers_(workers) {}
+
+MasterSession::~MasterSession() { Close().ok(); }
+
+StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
+    std::string handle, const proto::CreateSessionRequest& request,
+    const std::vector<DeviceAttributes>& devices,
+    const std::string& master_task, WorkerCache* workers) {
+  std::unique_ptr<MasterSession> session(new MasterSession(
+      std::move(handle), ConfigProtoFromProto(request.config()), workers));
+  for (const DeviceAttributes& a : devices) {
+    session->devices_.push_back(std::make_unique<RemoteDevice>(a));
+    Device* d = session->devices_.back().get();
+    session->device_set_.AddDevice(d);
+    if (session->client_device_ == nullptr && a.device_type == "CPU" &&
+        TaskOfDevice(a.name).ok() && *TaskOfDevice(a.name) == master_task) {
+      session->client_device_ = d;
+    }
+  }
+  if (session->client_device_ == nullptr) {
+    return errors::InvalidArgument("The master's task ", master_task,
+                                   " reported no CPU device");
+  }
+  session->device_set_.set_client_device(session->client_device_);
+  session->tasks_ = workers->ListWorkers();
+  TF_RETURN_IF_ERROR(ImportGraphDef(request.graph_def(), &session->graph_));
+  for (const std::string& task : session->tasks_) {
+    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
+                        workers->GetStub(task));
+    grpc::ClientContext context;
+    proto::CreateWorkerSessionRequest create;
+    proto::CreateWorkerSessionResponse created;
+    create.set_session_handle(session->handle_);
+    *create.mutable_server_def()->mutable_default_session_config() =
+        request.config();
+    TF_RETURN_IF_ERROR(
+        FromGrpcStatus(stub->CreateWorkerSession(&context, create, &created)));
+  }
+  return session;
+}
+
+Status MasterSession::Extend(const proto::ExtendSessionRequest& request,
+                             proto::ExtendSessionResponse* response) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return errors::FailedPrecondition("Session has been closed.");
+  if (request.current_graph_version() != graph_version_) {
+    return errors::Aborted("Current version is ", graph_version_,
+                           " but caller expected ",
+                           request.current_graph_version(), ".");
+  }
+  TF_RETURN_IF_ERROR(ImportGraphDef(request.graph_def(), &graph_,
+                                    {.inputs_from_graph = true}));
+  response->set_new_graph_version(++graph_version_);
+  return Status::OK();
+}
+
+Status MasterSession::PlaceNewNodes() {
+  if (num_placed_ == graph_.num_nodes()) return Status::OK();
+  PlacerOptions options;
+  options.allow_soft_placement = config_.allow_soft_placement;
+  options.log_device_placement = config_.log_device_placement;
+  Status placed = Place(&graph_, device_set_, options);
+  if (!placed.ok()) {
+    // Undo the partial placement, so that a later run places afresh.
+    for (int id = num_placed_; id < graph_.num_nodes(); ++id) {
+      graph_.node(id)->set_assigned_device("");
+    }
+    return placed;
+  }
+  num_placed_ = graph_.num_nodes();
+  return Status::OK();
+}
+
+// --8<-- [start:create_plan]
+StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
+    const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetch_names,
+    const std::vector<std::string>& target_names) {
+  std::lock_guard<std::mutex> lock(mu_);
+  TF_ASSIGN_OR_RETURN(
+      RunSignature sig,
+      ResolveRunSignature(graph_, feeds, fetch_names, target_names));
+  TF_RETURN_IF_ERROR(PlaceNewNodes());
+  auto plan = std::make_shared<Plan>();
+  auto client_key = [this](const Output& t) {
+    return Rendezvous::CreateKey(
+        client_device_->name(), client_device_->attributes().incarnation,
+        client_device_->name(), t.name(), FrameAndIter{});
+  };
+  std::vector<Output> unique_fetches;
+  for (const Output& t : sig.feeds) {
+    plan->feeds.push_back(t);
+    plan->feed_keys.push_back(client_key(t));
+  }
+  for (const Output& t : sig.fetches) {
+    plan->fetch_keys.push_back(client_key(t));
+    if (std::find(unique_fetches.begin(), unique_fetches.end(), t) ==
+        unique_fetches.end()) {
+      unique_fetches.push_back(t);
+    }
+  }
+  TF_ASSIGN_OR_RETURN(
+      std::unique_ptr<Graph> client,
+      BuildClientGraph(graph_, sig.feeds, unique_fetches, sig.targets,
+                       client_device_->attributes()));
+  PartitionOptions popts;
+  popts.incarnation = [this](const std::string& name) -> uint64_t {
+    Device* d = device_set_.FindDeviceByName(name);
+    return d == nullptr ? 0 : d->attributes().incarnation;
+  };
+  popts.node_to_loc = [](const Node& n) {
+    return TaskOfDevice(n.assigned_device()).value();
+  };
+  TF_ASSIGN_OR_RETURN(auto partitions, Partition(*client, popts));
+  plan->client_task = TaskOfDevice(client_device_->name()).value();
+  for (auto& [task, graph] : partitions) {
+    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
+                        workers_->GetStub(task));
+    grpc::ClientContext context;
+    proto::RegisterGraphRequest request;
+    proto::RegisterGraphResponse response;
+    request.set_session_handle(handle_);
+    request.set_create_worker_session_called(true);
+    TF_RETURN_IF_ERROR(ToGraphDef(*graph, request.mutable_graph_def()));
+    request.mutable_config_proto()->set_operation_timeout_in_ms(
+        config_.operation_timeout_in_ms);
+    TF_RETURN_IF_ERROR(
+        FromGrpcStatus(stub->RegisterGraph(&context, request, &response)));
+    plan->parts.push_back({task, response.graph_handle()});
+  }
+  return std::shared_ptr<const Plan>(std::move(plan));
+}
+// --8<-- [end:create_plan]
+
+// --8<-- [start:run]
+Status MasterSession::Run(const proto::RunStepRequest& request,
+                          proto::RunStepResponse* response) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+  }
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const proto::NamedTensorProto& feed : request.feed()) {
+    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(feed.tensor()));
+    feeds.emplace_back(feed.name(), std::move(value));
+  }
+  const std::vector<std::string> fetches(request.fetch().begin(),
+                                         request.fetch().end());
+  const std::vector<std::string> targets(request.target().begin(),
+                                         request.target().end());
+  TF_ASSIGN_OR_RETURN(
+      std::shared_ptr<const Plan> plan,
+      plans_.GetOrCreate(RunSignatureKey(feeds, fetches, targets),
+                         [&] { return CreatePlan(feeds, fetches, targets); }));
+
+  // One RunGraph per task, all at once, sharing the step id.
+  using RunGraphCall = Call<proto::RunGraphRequest, proto::RunGraphResponse>;
+  const int64_t step_id = NewStepId();
+  const int64_t timeout_ms = request.options().timeout_in_ms();
+  std::vector<std::unique_ptr<RunGraphCall>> calls;
+  CallGroup group(static_cast<int>(plan->parts.size()));
+  for (const Plan::Part& part : plan->parts) {
+    auto call = std::make_unique<RunGraphCall>();
+    call->request.set_graph_handle(part.graph_handle);
+    call->request.set_step_id(step_id);
+    call->request.set_session_handle(handle_);
+    call->request.set_create_worker_session_called(true);
+    if (part.task == plan->client_task) {
+      for (size_t i = 0; i < feeds.size(); ++i) {
+        TF_ASSIGN_OR_RETURN(Tensor value,
+                            ConvertFedValue(plan->feeds[i], feeds[i].second));
+        proto::NamedTensorProto* send = call->request.add_send();
+        send->set_name(plan->feed_keys[i]);
+        TF_RETURN_IF_ERROR(TensorToProto(value, send->mutable_tensor()));
+      }
+      for (const std::string& key : plan->fetch_keys) {
+        const auto& asked = call->request.recv_key();
+        if (std::find(asked.begin(), asked.end(), key) == asked.end()) {
+          call->request.add_recv_key(key);
+        }
+      }
+    }
+    if (timeout_ms > 0) {
+      call->context.set_deadline(std::chrono::system_clock::now() +
+                                 std::chrono::milliseconds(timeout_ms));
+    }
+    calls.push_back(std::move(call));
+  }
+  for (size_t i = 0; i < calls.size(); ++i) {
+    RunGraphCall* call = calls[i].get();
+    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
+                        workers_->GetStub(plan->parts[i].task));
+    stub->async()->RunGraph(&call->context, &call->request, &call->response,
+                            [call, &group](grpc::Status s) {
+                              call->status = FromGrpcStatus(s);
+                              group.Done(call->status);
+                            });
+  }
+  // At the first error the step is over: CleanupGraph on every task ends
+  // what still waits for a value that will never come.
+  const bool all_done = group.WaitAllOrFirstError();
+  auto cleanup = [&] {
+    for (const Plan::Part& part : plan->parts) {
+      StatusOr<tensorflow::WorkerService::Stub*> stub =
+          workers_->GetStub(part.task);
+      if (!stub.ok()) continue;
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() +
+                           std::chrono::seconds(10));
+      proto::CleanupGraphRequest cleanup_request;
+      proto::CleanupGraphResponse cleanup_response;
+      cleanup_request.set_step_id(step_id);
+      (*stub)->CleanupGraph(&context, cleanup_request, &cleanup_response);
+    }
+  };
+  if (!all_done) cleanup();
+  group.WaitAll();
+  if (all_done) cleanup();
+  std::vector<Status> statuses;
+  for (const auto& call : calls) statuses.push_back(call->status);
+  TF_RETURN_IF_ERROR(StepError(statuses));
+
+  // The fetched values, from the client task's answer, in the order asked.
+  for (size_t i = 0; i < plan->parts.size(); ++i) {
+    if (plan->parts[i].task != plan->client_task) continue;
+    const proto::RunGraphResponse& got = calls[i]->response;
+    for (size_t j = 0; j < fetches.size(); ++j) {
+      const proto::NamedTensorProto* value = nullptr;
+      for (const proto::NamedTensorProto& r : got.recv()) {
+        if (r.name() == plan->fetch_keys[j]) value = &r;
+      }
+      if (value == nullptr) {
+        return errors::Internal("No value for fetch ", fetches[j]);
+      }
+      proto::NamedTensorProto* out = response->add_tensor();
+      out->set_name(fetches[j]);
+      *out->mutable_tensor() = value->tensor();
+    }
+  }
+  return Status::OK();
+}
+// --8<-- [end:run]
+
+Status MasterSession::Close() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return Status::OK();
+    closed_ = true;
+  }
+  for (const std::string& task : tasks_) {
+    StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);
+    if (!stub.ok()) continue;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(10));
+    proto::DeleteWorkerSessionRequest request;
+    proto::DeleteWorkerSessionResponse response;
+    request.set_session_handle(handle_);
+    // A task that is gone has nothing left to delete.
+    (*stub)->DeleteWorkerSession(&context, request, &response);
+  }
+  return Status::OK();
+}
+
+}  // namespace minitf

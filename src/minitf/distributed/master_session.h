@@ -1,0 +1,98 @@
+// MasterSession: one client session, as the master it was made on runs it.
+//
+// A client's session on "grpc://host:port" lives in the master of that
+// task. The master session holds the client's graph (sent with
+// CreateSession and grown with ExtendSession), and for each run signature
+// (feeds, fetches, targets) it does once what chapter 4's DirectSession
+// does in one process, over the whole cluster:
+//   1. place every node on a device of the cluster (RemoteDevice per device
+//      the tasks reported), with the master's own task preferred for nodes
+//      that ask for no device, as in TensorFlow;
+//   2. rewrite feeds and fetches into _Recv and _Send nodes on the client
+//      device, the CPU of the master's task;
+//   3. cut the graph by *task* (Partition with node_to_loc), and register
+//      each task's part with that task's worker (RegisterGraph), which cuts
+//      it again by device.
+// A step is then one RunGraph per task, all at once and with one step id;
+// the task of the client device also gets the fed values and returns the
+// fetched ones. CleanupGraph on every task ends the step.
+//
+//   TF_ASSIGN_OR_RETURN(auto session,
+//                       MasterSession::Create("sess_1", request, devices,
+//                                             master_task, &worker_cache));
+//   TF_RETURN_IF_ERROR(session->Run(run_request, &run_response));
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "minitf/device/device_set.h"
+#include "minitf/distributed/proto/master.pb.h"
+#include "minitf/distributed/remote_device.h"
+#include "minitf/distributed/worker_cache.h"
+#include "minitf/graph/config.h"
+#include "minitf/graph/graph.h"
+#include "minitf/graph/local_session.h"
+
+namespace minitf {
+
+/// Invariants: graph_ holds every node the client sent, those placed
+/// keep their device; a cached plan's graphs stay registered until Close.
+/// Thread safety: Run may be called from many threads at once; Extend is
+/// serialized with planning.
+class MasterSession {
+ public:
+  /// A session on `request.graph_def()` over `devices` (every device of the
+  /// cluster, as the tasks reported them). Makes a worker session on every
+  /// task. Errors: the graph's import errors; InvalidArgument when the
+  /// master's task has no CPU.
+  static StatusOr<std::unique_ptr<MasterSession>> Create(
+      std::string handle, const proto::CreateSessionRequest& request,
+      const std::vector<DeviceAttributes>& devices,
+      const std::string& master_task, WorkerCache* workers);
+  ~MasterSession();
+
+  /// Adds the nodes of `request.graph_def()`. Aborted when the client's
+  /// version is not the session's (another client extended it).
+  Status Extend(const proto::ExtendSessionRequest& request,
+                proto::ExtendSessionResponse* response);
+  /// One step. Errors as DirectSession::Run's, and any task's.
+  Status Run(const proto::RunStepRequest& request,
+             proto::RunStepResponse* response);
+  /// Deregisters the graphs and deletes the worker sessions. Idempotent.
+  Status Close();
+
+  const std::string& handle() const { return handle_; }
+  const ConfigProto& config() const { return config_; }
+
+ private:
+  struct Plan;
+
+  MasterSession(std::string handle, ConfigProto config, WorkerCache* workers);
+  // Places the nodes not placed yet. REQUIRES: mu_ held.
+  Status PlaceNewNodes();
+  StatusOr<std::shared_ptr<const Plan>> CreatePlan(
+      const std::vector<std::pair<std::string, Tensor>>& feeds,
+      const std::vector<std::string>& fetch_names,
+      const std::vector<std::string>& target_names);
+
+  const std::string handle_;
+  const ConfigProto config_;
+  WorkerCache* const workers_;
+  std::vector<std::unique_ptr<RemoteDevice>> devices_;
+  DeviceSet device_set_;
+  Device* client_device_ = nullptr;
+  std::vector<std::string> tasks_;  // every task of the cluster
+
+  std::mutex mu_;  // guards the graph, its placement and closed_
+  Graph graph_;
+  int num_placed_ = 0;
+  int64_t graph_version_ = 0;
+  bool closed_ = false;
+  PlanCache<Plan> plans_;
+};
+
+}  // namespace minitf

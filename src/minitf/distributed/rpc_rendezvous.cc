@@ -1,0 +1,180 @@
+#include "minitf/distributed/rpc_rendezvous.h"
+
+#include <chrono>
+
+#include "minitf/device/device_context.h"
+#include "minitf/distributed/proto_convert.h"
+#include "minitf/graph/proto_convert.h"
+
+namespace minitf {
+
+/// One RecvTensor call in flight: what gRPC fills while it runs.
+struct RpcRendezvous::Call {
+  grpc::ClientContext context;
+  proto::RecvTensorRequest request;
+  proto::RecvTensorResponse response;
+};
+
+RpcRendezvous::RpcRendezvous(int64_t step_id, std::string local_task,
+                             const DeviceMgr* devices, WorkerCache* workers,
+                             int64_t rpc_timeout_ms)
+    : step_id_(step_id),
+      local_task_(std::move(local_task)),
+      devices_(devices),
+      host_(devices->ListDevices().front()),
+      workers_(workers),
+      rpc_timeout_ms_(rpc_timeout_ms) {}
+
+RpcRendezvous::~RpcRendezvous() {
+  // A call's callback uses this object: cancel what is in flight and wait
+  // for the callbacks.
+  std::unique_lock<std::mutex> lock(mu_);
+  for (Call* call : calls_) call->context.TryCancel();
+  calls_done_.wait(lock, [this] { return calls_.empty(); });
+}
+
+Status RpcRendezvous::Send(const ParsedKey& key, const Args& send_args,
+                           const Tensor& value, bool is_dead) {
+  return local_.Send(key, send_args, value, is_dead);
+}
+
+void RpcRendezvous::RecvAsync(const ParsedKey& key, const Args& recv_args,
+                              DoneCallback done) {
+  StatusOr<std::string> src_task = TaskOfDevice(key.src_device);
+  if (!src_task.ok()) {
+    done(src_task.status(), Args{}, recv_args, Tensor(), false);
+    return;
+  }
+  if (*src_task == local_task_) {
+    local_.RecvAsync(key, recv_args, std::move(done));
+    return;
+  }
+  RecvRemote(key, recv_args, std::move(done));
+}
+
+void RpcRendezvous::RecvLocalAsync(const ParsedKey& key, DoneCallback done) {
+  local_.RecvAsync(key, Args{host_}, std::move(done));
+}
+
+// --8<-- [start:recv_remote]
+void RpcRendezvous::RecvRemote(const ParsedKey& key, const Args& recv_args,
+                               DoneCallback done) {
+  StatusOr<std::string> src_task = TaskOfDevice(key.src_device);
+  StatusOr<tensorflow::WorkerService::Stub*> stub =
+      src_task.ok()
+          ? workers_->GetStub(*src_task)
+          : StatusOr<tensorflow::WorkerService::Stub*>(src_task.status());
+  if (!stub.ok()) {
+    done(stub.status(), Args{}, recv_args, Tensor(), false);
+    return;
+  }
+  auto* call = new Call;
+  call->request.set_step_id(step_id_);
+  call->request.set_rendezvous_key(key.full_key);
+  if (rpc_timeout_ms_ > 0) {
+    call->context.set_deadline(std::chrono::system_clock::now() +
+                               std::chrono::milliseconds(rpc_timeout_ms_));
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!status_.ok()) {
+      Status aborted = status_;
+      delete call;
+      done(aborted, Args{}, recv_args, Tensor(), false);
+      return;
+    }
+    calls_.insert(call);
+  }
+  (*stub)->async()->RecvTensor(
+      &call->context, &call->request, &call->response,
+      [this, call, host = host_, name = std::string(key.edge_name), recv_args,
+       done = std::move(done)](grpc::Status rpc_status) {
+        Status status = FromGrpcStatus(rpc_status);
+        Tensor value;
+        const bool is_dead = call->response.is_dead();
+        if (status.ok() && !is_dead) {
+          StatusOr<Tensor> parsed = TensorFromProto(call->response.tensor());
+          if (parsed.ok()) {
+            value = std::move(parsed).value();
+          } else {
+            status = parsed.status();
+          }
+        }
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          // A call cancelled by an abort reports the abort's reason.
+          if (!status_.ok() && !status.ok()) status = status_;
+          calls_.erase(call);
+          delete call;
+          // Under the lock: once it is released, the destructor may run,
+          // and nothing below touches `this`.
+          calls_done_.notify_all();
+        }
+        Device* dst = recv_args.device;
+        if (!status.ok() || is_dead || dst == nullptr ||
+            dst->UsesHostMemory()) {
+          done(status, Args{}, recv_args, value, is_dead);
+          return;
+        }
+        // The value arrived in host memory; the receiver's is its own.
+        auto in = std::make_shared<Tensor>(std::move(value));
+        auto out = std::make_shared<Tensor>();
+        CopyTensorBetweenDevices(name, host, dst, *in, out.get(),
+                                 [in, out, recv_args, done](const Status& s) {
+                                   done(s, Args{}, recv_args, *out, false);
+                                 });
+      });
+}
+// --8<-- [end:recv_remote]
+
+void RpcRendezvous::StartAbort(const Status& status) {
+  local_.StartAbort(status);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (status_.ok()) status_ = status;
+  for (Call* call : calls_) call->context.TryCancel();
+}
+
+std::shared_ptr<RpcRendezvous> RendezvousMgr::Find(int64_t step_id,
+                                                   int64_t rpc_timeout_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = steps_.find(step_id);
+  if (it != steps_.end()) return it->second;
+  auto rendezvous = std::make_shared<RpcRendezvous>(
+      step_id, local_task_, devices_, workers_, rpc_timeout_ms);
+  if (ended_.count(step_id) > 0) {
+    rendezvous->StartAbort(errors::Aborted("Cleanup ", step_id));
+    return rendezvous;
+  }
+  steps_.emplace(step_id, rendezvous);
+  return rendezvous;
+}
+
+void RendezvousMgr::Cleanup(int64_t step_id) {
+  std::shared_ptr<RpcRendezvous> rendezvous;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ended_.insert(step_id).second) {
+      ended_order_.push_back(step_id);
+      if (ended_order_.size() > kRememberedSteps) {
+        ended_.erase(ended_order_.front());
+        ended_order_.pop_front();
+      }
+    }
+    auto it = steps_.find(step_id);
+    if (it == steps_.end()) return;
+    rendezvous = std::move(it->second);
+    steps_.erase(it);
+  }
+  rendezvous->StartAbort(errors::Aborted("Cleanup ", step_id));
+}
+
+void RendezvousMgr::CleanupAll() {
+  std::vector<int64_t> ids;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, r] : steps_) ids.push_back(id);
+  }
+  for (int64_t id : ids) Cleanup(id);
+}
+
+}  // namespace minitf

@@ -1,0 +1,297 @@
+#include "minitf/distributed/worker.h"
+
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "minitf/device/graph_partition.h"
+#include "minitf/device/notification.h"
+#include "minitf/device/parallel_executor.h"
+#include "minitf/graph/executor.h"
+#include "minitf/graph/graph_def.h"
+#include "minitf/graph/proto_convert.h"
+
+namespace minitf {
+
+/// One registered graph: this task's part of a client graph, cut by device.
+/// Immutable once built.
+struct Worker::Item {
+  struct Part {
+    Device* device = nullptr;
+    std::unique_ptr<Graph> graph;
+    std::vector<std::unique_ptr<OpKernel>> kernels;
+    std::unique_ptr<ParallelExecutor> executor;
+  };
+  std::string session;
+  std::unique_ptr<Graph> graph;  // the task's part, as registered
+  std::vector<Part> parts;
+  int64_t operation_timeout_in_ms = 0;
+};
+
+Worker::Worker(std::string task, const DeviceMgr* devices, WorkerCache* workers,
+               int inter_op_threads)
+    : task_(std::move(task)),
+      devices_(devices),
+      workers_(workers),
+      pool_(std::make_unique<Eigen::ThreadPool>(std::max(1, inter_op_threads))),
+      rendezvous_(task_, devices, workers) {
+  for (Device* d : devices_->ListDevices()) {
+    resource_mgrs_.emplace(d, std::make_unique<ResourceMgr>());
+  }
+}
+
+Worker::~Worker() { rendezvous_.CleanupAll(); }
+
+ResourceMgr* Worker::resource_manager(const Device* device) const {
+  auto it = resource_mgrs_.find(device);
+  return it == resource_mgrs_.end() ? nullptr : it->second.get();
+}
+
+Status Worker::CheckSession(const std::string& handle, bool created) const {
+  if (!created) return Status::OK();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (sessions_.count(handle) == 0) {
+    return errors::Aborted("Session handle is not found: ", handle,
+                           ". Possibly this worker just restarted.");
+  }
+  return Status::OK();
+}
+
+Status Worker::CreateWorkerSession(
+    const proto::CreateWorkerSessionRequest& request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sessions_.insert(request.session_handle());
+  return Status::OK();
+}
+
+Status Worker::DeleteWorkerSession(
+    const proto::DeleteWorkerSessionRequest& request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sessions_.erase(request.session_handle());
+  for (auto it = graphs_.begin(); it != graphs_.end();) {
+    it = it->second->session == request.session_handle() ? graphs_.erase(it)
+                                                         : std::next(it);
+  }
+  return Status::OK();
+}
+
+// --8<-- [start:register]
+Status Worker::RegisterGraph(const proto::RegisterGraphRequest& request,
+                             proto::RegisterGraphResponse* response) {
+  TF_RETURN_IF_ERROR(CheckSession(request.session_handle(),
+                                  request.create_worker_session_called()));
+  auto item = std::make_shared<Item>();
+  item->session = request.session_handle();
+  item->operation_timeout_in_ms =
+      request.config_proto().operation_timeout_in_ms();
+  item->graph = std::make_unique<Graph>();
+  TF_RETURN_IF_ERROR(ImportGraphDef(request.graph_def(), item->graph.get(),
+                                    {.allow_internal_names = true}));
+  // The master placed every node; it must be on a device of this task.
+  for (Node* n : item->graph->nodes()) {
+    const std::string& device = n->requested_device();
+    if (!devices_->LookupDevice(device).ok() || !TaskOfDevice(device).ok() ||
+        *TaskOfDevice(device) != task_) {
+      return errors::InvalidArgument("Node '", n->name(), "' is placed on '",
+                                     device, "', which is not a device of ",
+                                     task_);
+    }
+    n->set_assigned_device(device);
+  }
+  PartitionOptions options;
+  options.incarnation = [this](const std::string& name) -> uint64_t {
+    StatusOr<Device*> d = devices_->LookupDevice(name);
+    return d.ok() ? (*d)->attributes().incarnation : 0;
+  };
+  TF_ASSIGN_OR_RETURN(auto partitions, Partition(*item->graph, options));
+  for (auto& [name, graph] : partitions) {
+    Item::Part part;
+    TF_ASSIGN_OR_RETURN(part.device, devices_->LookupDevice(name));
+    part.graph = std::move(graph);
+    Device* device = part.device;
+    std::vector<std::unique_ptr<OpKernel>>* kernels = &part.kernels;
+    TF_ASSIGN_OR_RETURN(
+        part.executor,
+        ParallelExecutor::Create(
+            part.graph.get(), device,
+            [device, kernels](const Node& n) -> StatusOr<OpKernel*> {
+              TF_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel,
+                                  CreateKernelOnDevice(n, device));
+              kernels->push_back(std::move(kernel));
+              return kernels->back().get();
+            }));
+    item->parts.push_back(std::move(part));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string handle = StrCat(task_, "/graph_", next_graph_++);
+  graphs_.emplace(handle, std::move(item));
+  response->set_graph_handle(handle);
+  return Status::OK();
+}
+// --8<-- [end:register]
+
+Status Worker::DeregisterGraph(const proto::DeregisterGraphRequest& request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (graphs_.erase(request.graph_handle()) == 0) {
+    return errors::NotFound("Graph handle is not found: ",
+                            request.graph_handle());
+  }
+  return Status::OK();
+}
+
+// --8<-- [start:run_graph]
+Status Worker::RunGraph(const proto::RunGraphRequest& request,
+                        proto::RunGraphResponse* response) {
+  std::shared_ptr<const Item> item;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = graphs_.find(request.graph_handle());
+    if (it == graphs_.end()) {
+      return errors::Aborted(
+          "Graph handle is not found: ", request.graph_handle(),
+          ". Possibly, this worker just restarted.");
+    }
+    item = it->second;
+  }
+  Device* host = devices_->ListDevices().front();
+  std::shared_ptr<RpcRendezvous> rendezvous =
+      rendezvous_.Find(request.step_id(), item->operation_timeout_in_ms);
+  // What the master feeds: values for this task's client-side _Recvs.
+  for (const proto::NamedTensorProto& sent : request.send()) {
+    TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key,
+                        Rendezvous::ParseKey(sent.name()));
+    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(sent.tensor()));
+    TF_RETURN_IF_ERROR(rendezvous->Send(key, {host}, value, false));
+  }
+
+  Notification done;
+  Status step_status;
+  ExecutorBarrier barrier(static_cast<int>(item->parts.size()),
+                          rendezvous.get(), [&](const Status& s) {
+                            step_status = s;
+                            done.Notify();
+                          });
+  std::vector<ParallelExecutor::Args> args(item->parts.size());
+  for (size_t i = 0; i < item->parts.size(); ++i) {
+    args[i].step_id = request.step_id();
+    args[i].rendezvous = rendezvous.get();
+    args[i].resource_manager = resource_manager(item->parts[i].device);
+    args[i].barrier = &barrier;
+    args[i].operation_timeout_in_ms = item->operation_timeout_in_ms;
+    args[i].runner = [this](std::function<void()> fn) {
+      pool_->Schedule(std::move(fn));
+    };
+  }
+  if (item->parts.empty()) done.Notify();
+  for (size_t i = 0; i < item->parts.size(); ++i) {
+    pool_->Schedule([&, i] {
+      item->parts[i].executor->RunAsync(
+          args[i], [&barrier](const Status& s) { barrier.ExecutorDone(s); });
+    });
+  }
+  // A step whose peers never answer (a task died) ends at the session's
+  // operation timeout, when it has one.
+  const int64_t timeout = item->operation_timeout_in_ms;
+  if (timeout > 0 && !done.WaitForNotificationWithTimeout(
+                         std::chrono::milliseconds(timeout))) {
+    barrier.Abort(errors::DeadlineExceeded(
+        "Step ", request.step_id(), " on ", task_,
+        " did not finish within operation_timeout_in_ms (", timeout, " ms)"));
+  }
+  done.WaitForNotification();
+  TF_RETURN_IF_ERROR(step_status);
+
+  // What the master fetches: values this task's client-side _Sends sent.
+  for (const std::string& name : request.recv_key()) {
+    TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key, Rendezvous::ParseKey(name));
+    Tensor value;
+    bool is_dead = false;
+    TF_RETURN_IF_ERROR(rendezvous->Recv(key, {host}, &value, &is_dead));
+    if (!value.IsInitialized()) {
+      // A variable fetched before it was initialized: chapter 3's text, the
+      // tensor named as TensorFlow names an input ("v", "split:1").
+      std::string_view tensor = key.edge_name;
+      if (tensor.ends_with(":0")) tensor.remove_suffix(2);
+      return UninitializedValueError(tensor);
+    }
+    proto::NamedTensorProto* out = response->add_recv();
+    out->set_name(name);
+    TF_RETURN_IF_ERROR(TensorToProto(value, out->mutable_tensor()));
+  }
+  return Status::OK();
+}
+// --8<-- [end:run_graph]
+
+Status Worker::CleanupGraph(const proto::CleanupGraphRequest& request) {
+  rendezvous_.Cleanup(request.step_id());
+  return Status::OK();
+}
+
+Status Worker::CleanupAll(const proto::CleanupAllRequest& request) {
+  rendezvous_.CleanupAll();
+  for (auto& [device, rm] : resource_mgrs_) {
+    if (request.container().empty()) {
+      rm->Clear();
+      continue;
+    }
+    // A container this device never had is not an error for the cluster.
+    for (const std::string& c : request.container()) rm->Cleanup(c).ok();
+  }
+  return Status::OK();
+}
+
+// --8<-- [start:recv_tensor]
+Status Worker::RecvTensor(const proto::RecvTensorRequest& request,
+                          proto::RecvTensorResponse* response,
+                          const std::function<bool()>& cancelled) {
+  TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key,
+                      Rendezvous::ParseKey(request.rendezvous_key()));
+  StatusOr<Device*> src = devices_->LookupDevice(key.src_device);
+  if (!src.ok() || *TaskOfDevice(key.src_device) != task_) {
+    return errors::InvalidArgument("Invalid rendezvous key (src): ",
+                                   request.rendezvous_key(), " @ ", task_);
+  }
+  const uint64_t incarnation = (*src)->attributes().incarnation;
+  if (key.src_incarnation != incarnation) {
+    return errors::Aborted(
+        "RecvTensor expects a different device incarnation: ",
+        key.src_incarnation, " vs. ", incarnation, ". Your worker job (\"",
+        task_,
+        "\") was probably restarted. Check your worker job for the reason why "
+        "it was restarted.");
+  }
+  std::shared_ptr<RpcRendezvous> rendezvous =
+      rendezvous_.Find(request.step_id());
+  struct Result {
+    Notification done;
+    Status status;
+    Tensor value;
+    bool is_dead = false;
+  };
+  auto result = std::make_shared<Result>();
+  rendezvous->RecvLocalAsync(
+      key, [result](const Status& s, const Rendezvous::Args&,
+                    const Rendezvous::Args&, const Tensor& v, bool dead) {
+        result->status = s;
+        result->value = v;
+        result->is_dead = dead;
+        result->done.Notify();
+      });
+  while (!result->done.WaitForNotificationWithTimeout(
+      std::chrono::milliseconds(100))) {
+    if (cancelled()) {
+      // The caller gave up: take the waiter out by ending its wait.
+      rendezvous->StartAbort(errors::Cancelled("RecvTensor cancelled"));
+    }
+  }
+  TF_RETURN_IF_ERROR(result->status);
+  response->set_is_dead(result->is_dead);
+  if (!result->is_dead) {
+    TF_RETURN_IF_ERROR(
+        TensorToProto(result->value, response->mutable_tensor()));
+  }
+  return Status::OK();
+}
+// --8<-- [end:recv_tensor]
+
+}  // namespace minitf

@@ -1,0 +1,260 @@
+// Bad calls to a server, made through raw gRPC stubs as another program
+// could make them: each gets a typed error in TensorFlow's words, and the
+// server keeps serving. Also the master's wait for tasks that never start.
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <sstream>
+#include <string>
+
+#include "distributed_testing.h"
+#include "minitf/device/rendezvous.h"
+#include "minitf/distributed/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/server.h"
+#include "minitf/graph/graph_def.h"
+#include "minitf/graph/ops/array_ops.h"
+#include "minitf/graph/scope.h"
+#include "minitf/graph/session.h"
+#include "minitf/tensor/errors.h"
+
+namespace tf = minitf;
+
+namespace {
+
+using tf::train::ClusterSpec;
+using tf::train::Server;
+
+std::shared_ptr<grpc::Channel> Channel(const std::string& target) {
+  return grpc::CreateChannel(target.substr(std::string("grpc://").size()),
+                             grpc::InsecureChannelCredentials());
+}
+
+void SetDeadline(grpc::ClientContext* context) {
+  context->set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::seconds(10));
+}
+
+class RpcErrorsTest : public ::testing::Test {
+ protected:
+  RpcErrorsTest()
+      : server_(ClusterSpec({{"ps", {"localhost:0"}}}), "ps", 0, {},
+                {.log_stream = &log_}),
+        worker_(tensorflow::WorkerService::NewStub(Channel(server_.target()))),
+        master_(tensorflow::MasterService::NewStub(Channel(server_.target()))) {
+  }
+
+  // The task's CPU, as GetStatus reports it.
+  tf::proto::DeviceAttributes Cpu() {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    tf::proto::GetStatusRequest request;
+    tf::proto::GetStatusResponse response;
+    EXPECT_TRUE(worker_->GetStatus(&context, request, &response).ok());
+    return response.device_attributes(0);
+  }
+
+  grpc::Status RecvTensor(int64_t step_id, const std::string& key) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    tf::proto::RecvTensorRequest request;
+    tf::proto::RecvTensorResponse response;
+    request.set_step_id(step_id);
+    request.set_rendezvous_key(key);
+    return worker_->RecvTensor(&context, request, &response);
+  }
+
+  std::ostringstream log_;
+  Server server_;
+  std::unique_ptr<tensorflow::WorkerService::Stub> worker_;
+  std::unique_ptr<tensorflow::MasterService::Stub> master_;
+};
+
+TEST_F(RpcErrorsTest, RunGraphOfAnUnknownHandleIsAborted) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  tf::proto::RunGraphRequest request;
+  tf::proto::RunGraphResponse response;
+  request.set_graph_handle("nope");
+  request.set_step_id(1);
+  grpc::Status s = worker_->RunGraph(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(s.error_message(),
+            "Graph handle is not found: nope. Possibly, this worker just "
+            "restarted.");
+}
+
+TEST_F(RpcErrorsTest, RegisterGraphOfAnUnknownSessionIsAborted) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  tf::proto::RegisterGraphRequest request;
+  tf::proto::RegisterGraphResponse response;
+  request.set_session_handle("gone");
+  request.set_create_worker_session_called(true);
+  grpc::Status s = worker_->RegisterGraph(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(s.error_message(),
+            "Session handle is not found: gone. Possibly this worker just "
+            "restarted.");
+}
+
+TEST_F(RpcErrorsTest, RegisterGraphOnADeviceOfAnotherTaskIsRefused) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  tf::proto::RegisterGraphRequest request;
+  tf::proto::RegisterGraphResponse response;
+  tf::Graph g;
+  {
+    tf::graph_scope use(g);
+    tf::device_scope on("/job:worker/replica:0/task:0/device:CPU:0");
+    tf::constant(tf::Tensor({1.f}), "a");
+  }
+  ASSERT_TRUE(tf::ToGraphDef(g, request.mutable_graph_def()).ok());
+  grpc::Status s = worker_->RegisterGraph(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(),
+            "Node 'a' is placed on '/job:worker/replica:0/task:0/device:CPU:0'"
+            ", which is not a device of /job:ps/replica:0/task:0");
+}
+
+TEST_F(RpcErrorsTest, AMalformedRendezvousKeyIsInvalid) {
+  grpc::Status s = RecvTensor(1, "not;a;key");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "Invalid  rendezvous key: not;a;key");
+}
+
+TEST_F(RpcErrorsTest, AKeyFromAnotherTaskIsInvalid) {
+  const std::string key = tf::Rendezvous::CreateKey(
+      "/job:worker/replica:0/task:0/device:CPU:0", 1,
+      "/job:ps/replica:0/task:0/device:CPU:0", "a:0", {});
+  grpc::Status s = RecvTensor(1, key);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "Invalid rendezvous key (src): " + key +
+                                   " @ /job:ps/replica:0/task:0");
+}
+
+TEST_F(RpcErrorsTest, AKeyOfAnEarlierIncarnationIsAborted) {
+  const tf::proto::DeviceAttributes cpu = Cpu();
+  const uint64_t old = cpu.incarnation() + 1;
+  const std::string key =
+      tf::Rendezvous::CreateKey(cpu.name(), old, cpu.name(), "a:0", {});
+  grpc::Status s = RecvTensor(1, key);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(s.error_message(),
+            "RecvTensor expects a different device incarnation: " +
+                std::to_string(old) + " vs. " +
+                std::to_string(cpu.incarnation()) +
+                ". Your worker job (\"/job:ps/replica:0/task:0\") was "
+                "probably restarted. Check your worker job for the reason why "
+                "it was restarted.");
+}
+
+// A RecvTensor for a step the task has already ended fails at once, as a
+// receiver still waiting when it ended does, rather than waiting for ever.
+TEST_F(RpcErrorsTest, RecvTensorForAStepThatIsGoneIsAborted) {
+  const tf::proto::DeviceAttributes cpu = Cpu();
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    tf::proto::CleanupGraphRequest request;
+    tf::proto::CleanupGraphResponse response;
+    request.set_step_id(42);
+    ASSERT_TRUE(worker_->CleanupGraph(&context, request, &response).ok());
+  }
+  const std::string key = tf::Rendezvous::CreateKey(
+      cpu.name(), cpu.incarnation(), cpu.name(), "a:0", {});
+  grpc::Status s = RecvTensor(42, key);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(s.error_message(), "Cleanup 42");
+}
+
+TEST_F(RpcErrorsTest, AGraphThatDoesNotImportIsInvalid) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  tf::proto::RegisterGraphRequest request;
+  tf::proto::RegisterGraphResponse response;
+  tf::proto::NodeDef* node = request.mutable_graph_def()->add_node();
+  node->set_name("b");
+  node->set_op("Identity");
+  node->add_input("missing");
+  grpc::Status s = worker_->RegisterGraph(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "Node 'b': Unknown input node 'missing'");
+}
+
+TEST_F(RpcErrorsTest, RunStepOfAnUnknownSessionIsAborted) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  tf::proto::RunStepRequest request;
+  tf::proto::RunStepResponse response;
+  request.set_session_handle("nope");
+  grpc::Status s = master_->RunStep(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(s.error_message(), "Session nope is not found.");
+}
+
+// A truncated message, sent as raw bytes under RunStep's name: gRPC cannot
+// parse it and refuses it before the master sees it.
+TEST_F(RpcErrorsTest, ATruncatedRunStepIsRefused) {
+  tf::proto::RunStepRequest request;
+  request.set_session_handle("a-handle-long-enough-to-cut");
+  std::string bytes = request.SerializeAsString();
+  bytes.resize(bytes.size() / 2);
+  grpc::GenericStub generic(Channel(server_.target()));
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  grpc::Slice slice(bytes);
+  grpc::ByteBuffer body(&slice, 1), reply;
+  grpc::Status status;
+  bool done = false;
+  std::mutex mu;
+  std::condition_variable cv;
+  generic.UnaryCall(&context, "/tensorflow.MasterService/RunStep",
+                    grpc::StubOptions(), &body, &reply, [&](grpc::Status s) {
+                      std::lock_guard<std::mutex> lock(mu);
+                      status = s;
+                      done = true;
+                      cv.notify_all();
+                    });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_EQ(Cpu().name(), "/job:ps/replica:0/task:0/device:CPU:0");
+}
+
+// A task that never starts: the master says so at each interval, and gives
+// up at the session's operation timeout.
+TEST(CreateSessionTest, WaitsForATaskThenGivesUpAtTheTimeout) {
+  std::ostringstream log;
+  const ClusterSpec cluster({{"ps", {tf::testing::FreeAddress()}},
+                             {"worker", {tf::testing::FreeAddress()}}});
+  Server worker(cluster, "worker", 0, {},
+                {.log_stream = &log,
+                 .still_waiting_interval = std::chrono::milliseconds(200)});
+  tf::Graph g;
+  tf::graph_scope use(g);
+  tf::Output a = tf::constant(tf::Tensor({1.f}), "a");
+  tf::SessionOptions options;
+  options.target = worker.target();
+  options.config.operation_timeout_in_ms = 1000;
+  tf::Session sess(options, &g);
+  const std::string text =
+      tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
+          [&] { sess.run(a); });
+  EXPECT_EQ(text,
+            "CreateSession timed out after 1000 ms waiting for response from "
+            "worker: /job:ps/replica:0/task:0");
+  EXPECT_NE(log.str().find("CreateSession still waiting for response from "
+                           "worker: /job:ps/replica:0/task:0\n"),
+            std::string::npos)
+      << log.str();
+  EXPECT_EQ(log.str().find("still waiting for response from worker: "
+                           "/job:worker"),
+            std::string::npos);
+}
+
+}  // namespace
