@@ -17,6 +17,7 @@
 
 #include "../train/tf_graph_text.h"
 #include "distributed_testing.h"
+#include "minitf/device/device_spec.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"
@@ -39,6 +40,17 @@ DeviceTable Devices(const tf::Graph& g) {
   DeviceTable table;
   for (const tf::Node* n : g.nodes()) {
     table.emplace_back(n->name(), n->requested_device());
+  }
+  return table;
+}
+
+// The rows of Devices(g) for the variables themselves.
+DeviceTable VariableDevices(const tf::Graph& g) {
+  DeviceTable table;
+  for (const tf::Node* n : g.nodes()) {
+    if (n->type_string() == "VariableV2") {
+      table.emplace_back(n->name(), n->requested_device());
+    }
   }
   return table;
 }
@@ -341,6 +353,20 @@ TEST(ReplicaDeviceSetterTest, PsOpsReplaceTheStandardList) {
 }
 
 // --8<-- [start:greedy]
+// A global step and three layers' weights and biases, of very different
+// sizes, under `strategy` over three ps tasks.
+void BuildSevenVariables(tf::train::PsStrategy strategy) {
+  tf::device_scope replicas(replica_device_setter(
+      {.ps_tasks = 3, .ps_strategy = std::move(strategy)}));
+  tf::Variable(tf::Tensor(int64_t{0}), "global_step", false);  //  8 bytes
+  tf::Variable(tf::zeros({784, 256}), "w1");                   // 802816
+  tf::Variable(tf::zeros({256}), "b1");                        //   1024
+  tf::Variable(tf::zeros({256, 10}), "w2");                    //  10240
+  tf::Variable(tf::zeros({10}), "b2");                         //     40
+  tf::Variable(tf::zeros({784, 10}, tf::float64), "w3");       //  62720
+  tf::Variable(tf::zeros({10}, tf::float64), "b3");            //     80
+}
+
 // The greedy balancer puts each variable on the ps task with the fewest
 // bytes so far.
 TEST(ReplicaDeviceSetterTest, GreedyLoadBalancingByByteSize) {
@@ -348,33 +374,39 @@ TEST(ReplicaDeviceSetterTest, GreedyLoadBalancingByByteSize) {
   tf::graph_scope use(g);
   tf::train::GreedyLoadBalancingStrategy greedy(3,
                                                 tf::train::byte_size_load_fn);
-  {
-    tf::device_scope replicas(
-        replica_device_setter({.ps_tasks = 3, .ps_strategy = greedy}));
-    tf::Variable(tf::Tensor(int64_t{0}), "global_step", false);  //  8 bytes
-    tf::Variable(tf::zeros({784, 256}), "w1");                   // 802816
-    tf::Variable(tf::zeros({256}), "b1");                        //   1024
-    tf::Variable(tf::zeros({256, 10}), "w2");                    //  10240
-    tf::Variable(tf::zeros({10}), "b2");                         //     40
-    tf::Variable(tf::zeros({784, 10}, tf::float64), "w3");       //  62720
-    tf::Variable(tf::zeros({10}, tf::float64), "b3");            //     80
-  }
-  std::vector<std::pair<std::string, std::string>> variables;
-  for (const auto& [name, device] : Devices(g)) {
-    if (g.FindNode(name)->type_string() == "VariableV2") {
-      variables.emplace_back(name, device);
-    }
-  }
+  BuildSevenVariables(greedy);
   const DeviceTable tensorflow = {
       {"global_step", "/job:ps/task:0"}, {"w1", "/job:ps/task:1"},
       {"b1", "/job:ps/task:2"},          {"w2", "/job:ps/task:0"},
       {"b2", "/job:ps/task:2"},          {"w3", "/job:ps/task:2"},
       {"b3", "/job:ps/task:0"},
   };
-  EXPECT_EQ(variables, tensorflow);
+  EXPECT_EQ(VariableDevices(g), tensorflow);
   EXPECT_EQ(greedy.loads(), (std::vector<double>{10328, 802816, 63784}));
 }
 // --8<-- [end:greedy]
+
+// The same variables in turn, whatever their size: task 1 gets b2's 40
+// bytes on top of w1, as TensorFlow's round robin places them.
+TEST(ReplicaDeviceSetterTest, RoundRobinIgnoresSize) {
+  tf::Graph g;
+  tf::graph_scope use(g);
+  BuildSevenVariables(tf::train::RoundRobinStrategy(3));
+  const DeviceTable tensorflow = {
+      {"global_step", "/job:ps/task:0"}, {"w1", "/job:ps/task:1"},
+      {"b1", "/job:ps/task:2"},          {"w2", "/job:ps/task:0"},
+      {"b2", "/job:ps/task:1"},          {"w3", "/job:ps/task:2"},
+      {"b3", "/job:ps/task:0"},
+  };
+  EXPECT_EQ(VariableDevices(g), tensorflow);
+  std::vector<int64_t> bytes(3, 0);
+  for (const tf::Node* n : g.nodes()) {
+    if (n->type_string() != "VariableV2") continue;
+    const int task = *tf::DeviceSpec::from_string(n->requested_device()).task;
+    bytes[task] += tf::train::byte_size_load_fn(*n);
+  }
+  EXPECT_EQ(bytes, (std::vector<int64_t>{10328, 802856, 63744}));
+}
 
 TEST(ReplicaDeviceSetterTest, ByteSizeLoadFnErrors) {
   auto greedy_on = [](const std::string& ps_op) {

@@ -65,7 +65,8 @@ inline constexpr std::array<std::string_view, 14> STANDARD_PS_OPS = {
 
 /// A ps strategy: given a ps op being built, the index of the ps task it
 /// should go to. Called once per ps op whose requested job is the ps job or
-/// unset, in the order the ops are built.
+/// unset (and, with merge_devices false, that requests no device at all),
+/// in the order the ops are built.
 using PsStrategy = std::function<int(const Node&)>;
 
 /// A load function for GreedyLoadBalancingStrategy: any measure of what an
