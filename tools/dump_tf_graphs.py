@@ -12,7 +12,8 @@ values. Two attrs TensorFlow 1.x did not have are left out: TensorFlow 2's
 `_has_manual_control_dependencies` (its mark for the automatic control
 dependencies of tf.function) and MatMul's `grad_a` and `grad_b` (hints, set
 by MatMul's gradient, that an operand is a gradient). tests/train/tf_graphs_test.cc builds the same graphs in
-minitf, prints them the same way and compares line for line.
+minitf, prints them the same way and compares line for line (seed_003_ps:
+tests/distributed/replica_device_setter_test.cc).
 
   /path/to/venv-with-tensorflow/bin/python tools/dump_tf_graphs.py \
       tests/train/testdata/tf_graphs
@@ -146,6 +147,17 @@ def seed_003():
                                                     global_step=global_step)
 
 
+def seed_003_ps():
+    # Seed 003's program on a cluster, as worker 1 builds it: the variables
+    # on the two ps tasks by replica_device_setter (chapter 7).
+    cluster = tf.train.ClusterSpec({
+        "ps": ["localhost:2222", "localhost:2223"],
+        "worker": ["localhost:2224", "localhost:2225"]})
+    with tf.device(tf.train.replica_device_setter(
+            worker_device="/job:worker/task:1", cluster=cluster)):
+        seed_003()
+
+
 def mlp():
     # Chapter 3's mlp: 784-256-10, ReLU, fused cross-entropy, Adam.
     tf.set_random_seed(1)
@@ -167,6 +179,7 @@ GRAPHS = {
     "seed_000_device": seed_000_device,
     "seed_002": seed_002,
     "seed_003": seed_003,
+    "seed_003_ps": seed_003_ps,
     "mlp": mlp,
 }
 

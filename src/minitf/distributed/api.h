@@ -3,9 +3,11 @@
 //
 // Chapter 7 is being written; so far this layer holds the cluster and its
 // servers: tf::train::ClusterSpec, in its dense and sparse forms; the
-// TF_CONFIG reader with TensorFlow's checks; and tf::train::Server, a gRPC
+// TF_CONFIG reader with TensorFlow's checks; tf::train::Server, a gRPC
 // server per task with TensorFlow's master and worker services, speaking
-// TensorFlow's messages (proto/), so that its wire format is TensorFlow's.
+// TensorFlow's messages (proto/), so that its wire format is TensorFlow's;
+// and tf::train::replica_device_setter, the device function that puts a
+// replicated model's variables on the ps tasks and the rest on the worker.
 // The messages' generated headers are not part of this API: a program that
 // speaks to a server directly includes them itself (see the tests).
 //
@@ -14,8 +16,13 @@
 //                                               "localhost:2224"}}});
 //   tf::train::Server server(cluster, "ps", 0);
 //   server.join();
+//
+//   // In a worker task: the variables on the ps job, the rest here.
+//   tf::device_scope replicas(tf::train::replica_device_setter(
+//       {.worker_device = "/job:worker/task:0", .cluster = cluster}));
 #pragma once
 
 #include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/replica_device_setter.h"
 #include "minitf/distributed/server.h"
 #include "minitf/distributed/tf_config.h"
