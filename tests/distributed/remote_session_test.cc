@@ -79,6 +79,7 @@ TEST_F(ClusterTest, SeedOneMatmulRunsOnAServer) {
 // Variables on the ps, the model on a worker, the session on the other
 // worker: three tasks in one step, as seed 003 places them.
 TEST_F(ClusterTest, APlacedGraphSpansThreeTasks) {
+  // --8<-- [start:three_tasks]
   tf::Variable w;
   {
     tf::device_scope on("/job:ps/task:0");
@@ -94,6 +95,7 @@ TEST_F(ClusterTest, APlacedGraphSpansThreeTasks) {
   sess.run(w.initializer());
   tf::Tensor out = sess.run(y, {{x, tf::Tensor({{1.f, 1.f}, {2.f, 3.f}})}});
   EXPECT_EQ(Str(out), "[[3.]\n [8.]]");
+  // --8<-- [end:three_tasks]
 }
 
 // A node that asks for no device runs on the task the session was made on,
