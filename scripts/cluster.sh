@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Starts seed 003's cluster on this machine: one ps and two workers, each a
+# process of its own on a loopback port, each logging to <log dir>/<job>_<i>.log.
+# Waits for the workers, stops the ps, prints every log, and exits with the
+# first worker's failure, if any.
+#
+#   scripts/cluster.sh <seed_distributed binary> [<log dir>] [extra flags...]
+#
+# The extra flags go to every worker (--train_steps=200, --learning_rate=0.5).
+set -u
+program=${1:?usage: cluster.sh <seed_distributed binary> [<log dir>] [flags...]}
+logs=${2:-$(mktemp -d /tmp/minitf-cluster.XXXXXX)}
+shift $(( $# >= 2 ? 2 : 1 ))
+mkdir -p "$logs"
+
+# Three loopback ports nobody listens on now (the servers bind them at once).
+free_port() {
+  while :; do
+    local p=$(( 20000 + RANDOM % 40000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+  done
+}
+ps_hosts="localhost:$(free_port)"
+worker_hosts="localhost:$(free_port),localhost:$(free_port)"
+common=(--ps_hosts="$ps_hosts" --worker_hosts="$worker_hosts")
+
+"$program" "${common[@]}" --job_name=ps --task_index=0 >"$logs/ps_0.log" 2>&1 &
+ps_pid=$!
+pids=()
+for i in 0 1; do
+  "$program" "${common[@]}" --job_name=worker --task_index=$i "$@" \
+    >"$logs/worker_$i.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for pid in "${pids[@]}"; do
+  wait "$pid"
+  rc=$?
+  if [ $rc -ne 0 ] && [ $status -eq 0 ]; then status=$rc; fi
+done
+kill "$ps_pid" 2>/dev/null
+wait "$ps_pid" 2>/dev/null
+for f in "$logs"/ps_0.log "$logs"/worker_0.log "$logs"/worker_1.log; do
+  echo "== $f"
+  cat "$f"
+done
+exit $status
