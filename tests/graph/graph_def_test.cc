@@ -260,6 +260,40 @@ TEST(GraphDefTest, NodesOutOfOrderAreImportedInputsFirst) {
   EXPECT_EQ(copy.node(2)->name(), "c");
 }
 
+// A graph from TensorFlow 2 carries attrs its ops gained since TensorFlow
+// 1.x: MatMul's grad_a and grad_b, false by default. A runtime that imports
+// graphs from other programs (chapter 7's master) may drop such an attr at
+// its zero value; anything else is refused, as always.
+TEST(GraphDefTest, NewerProducersDefaultAttrsMayBeDropped) {
+  Graph g;
+  BuildSeed(g);
+  GraphDef gd = Def(g);
+  NodeDef* matmul = nullptr;
+  for (NodeDef& n : *gd.mutable_node()) {
+    if (n.op() == "MatMul") matmul = &n;
+  }
+  ASSERT_NE(matmul, nullptr);
+  (*matmul->mutable_attr())["grad_a"].set_b(false);
+  Graph strict;
+  Status refused = ImportGraphDef(gd, &strict);
+  EXPECT_EQ(refused.code(), error::INVALID_ARGUMENT);
+  EXPECT_NE(refused.message().find("mentions attr 'grad_a'"), std::string::npos)
+      << refused;
+  Graph lenient;
+  ASSERT_TRUE(
+      ImportGraphDef(gd, &lenient,
+                     ImportGraphDefOptions{.drop_newer_default_attrs = true})
+          .ok());
+  EXPECT_EQ(lenient.FindNode(matmul->name())->attrs().count("grad_a"), 0u);
+  (*matmul->mutable_attr())["grad_a"].set_b(true);
+  Graph not_default;
+  EXPECT_EQ(
+      ImportGraphDef(gd, &not_default,
+                     ImportGraphDefOptions{.drop_newer_default_attrs = true})
+          .code(),
+      error::INVALID_ARGUMENT);
+}
+
 // What TensorFlow 1.x writes for tf.constant(0.5, shape=[2, 3], name="h"):
 // the compact form for one repeated value, float_val with a single entry.
 TEST(GraphDefTest, TensorFlowStyleTypedValuesAreRead) {

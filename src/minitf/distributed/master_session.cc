@@ -124,7 +124,9 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
   }
   session->device_set_.set_client_device(session->client_device_);
   session->tasks_ = workers->ListWorkers();
-  TF_RETURN_IF_ERROR(ImportGraphDef(request.graph_def(), &session->graph_));
+  TF_RETURN_IF_ERROR(
+      ImportGraphDef(request.graph_def(), &session->graph_,
+                     ImportGraphDefOptions{.drop_newer_default_attrs = true}));
   for (const std::string& task : session->tasks_) {
     TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
                         workers->GetStub(task));
@@ -149,8 +151,10 @@ Status MasterSession::Extend(const proto::ExtendSessionRequest& request,
                            " but caller expected ",
                            request.current_graph_version(), ".");
   }
-  TF_RETURN_IF_ERROR(ImportGraphDef(request.graph_def(), &graph_,
-                                    {.inputs_from_graph = true}));
+  TF_RETURN_IF_ERROR(
+      ImportGraphDef(request.graph_def(), &graph_,
+                     ImportGraphDefOptions{.inputs_from_graph = true,
+                                           .drop_newer_default_attrs = true}));
   response->set_new_graph_version(++graph_version_);
   return Status::OK();
 }

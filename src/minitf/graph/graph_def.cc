@@ -155,8 +155,25 @@ AttrValue PrefixClass(const AttrValue& value, const std::string& prefix) {
 }
 
 // Rebuilds one NodeDef in `graph` through NodeBuilder.
+// True for a scalar attr at its kind's zero value (false, 0, 0.0, ""): what
+// a newer producer's added attr holds when left at its default.
+bool IsZeroAttr(const proto::AttrValue& v) {
+  switch (v.value_case()) {
+    case proto::AttrValue::kB:
+      return !v.b();
+    case proto::AttrValue::kI:
+      return v.i() == 0;
+    case proto::AttrValue::kF:
+      return v.f() == 0.f;
+    case proto::AttrValue::kS:
+      return v.s().empty();
+    default:
+      return false;
+  }
+}
+
 Status ImportNode(const PendingNode& p, const std::string& prefix,
-                  bool allow_internal_names, Graph* graph) {
+                  const ImportGraphDefOptions& options, Graph* graph) {
   const NodeDef& def = *p.def;
   const std::string name = prefix + def.name();
   auto op = OpRegistry::Global()->LookUp(def.op());
@@ -167,10 +184,14 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
   const OpDef& op_def = **op;
 
   NodeBuilder builder(def.op(), name);
-  builder.ExactName(allow_internal_names).Device(def.device());
+  builder.ExactName(options.allow_internal_names).Device(def.device());
   AttrMap attrs;
   for (const auto& [key, value] : def.attr()) {
     const AttrDef* attr_def = op_def.FindAttr(key);
+    if (attr_def == nullptr && options.drop_newer_default_attrs &&
+        !key.starts_with("_") && IsZeroAttr(value)) {
+      continue;  // a newer TensorFlow's attr, at its default
+    }
     // The kind first, on the bytes: a bool where the op declares a type is
     // this error, not a value read later as the wrong kind.
     if (attr_def != nullptr) {
@@ -265,11 +286,11 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
 }
 
 Status ImportInto(const std::vector<PendingNode>& pending,
-                  bool allow_internal_names, const std::vector<int>& order,
-                  const std::string& prefix, Graph* graph) {
+                  const ImportGraphDefOptions& options,
+                  const std::vector<int>& order, const std::string& prefix,
+                  Graph* graph) {
   for (int i : order)
-    TF_RETURN_IF_ERROR(
-        ImportNode(pending[i], prefix, allow_internal_names, graph));
+    TF_RETURN_IF_ERROR(ImportNode(pending[i], prefix, options, graph));
   return Status::OK();
 }
 
@@ -363,7 +384,6 @@ Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
 Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
                       const ImportGraphDefOptions& options) {
   const std::string& prefix = options.prefix;
-  const bool allow_internal_names = options.allow_internal_names;
   if (graph->finalized()) {
     return errors::FailedPrecondition(
         "Graph is finalized and cannot be modified.");
@@ -388,8 +408,7 @@ Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
   // still miss what only the real graph has: its device functions,
   // control-dependency and colocation scopes.
   GraphSavepoint savepoint(graph);
-  TF_RETURN_IF_ERROR(
-      ImportInto(pending, allow_internal_names, order, scope, graph));
+  TF_RETURN_IF_ERROR(ImportInto(pending, options, order, scope, graph));
   savepoint.Commit();
   return Status::OK();
 }

@@ -87,6 +87,12 @@ struct ImportGraphDefOptions {
   /// client's graph with the nodes ExtendSession sends, which read earlier
   /// ones.
   bool inputs_from_graph = false;
+  /// Drop an attr the op does not define when its value is its kind's zero
+  /// (false, 0, 0.0, ""): a graph from a newer TensorFlow carries the attrs
+  /// its ops gained since (TensorFlow 2's MatMul has grad_a and grad_b),
+  /// and an added attr always has a default, which for these is the zero
+  /// value. Any other unknown attr is still refused.
+  bool drop_newer_default_attrs = false;
 };
 /// ImportGraphDef with options.
 Status ImportGraphDef(const GraphDef& graph_def, Graph* graph,
