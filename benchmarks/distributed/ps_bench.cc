@@ -1,0 +1,235 @@
+// What the parameter server's transfers cost, against raw gRPC.
+//
+// In one process: a ps task and a worker task (tf::train::Server on
+// loopback), and a raw gRPC server whose generic service answers "Pull" with
+// N bytes served straight from a buffer (no copy) and "Push" by taking N
+// bytes. For a float variable of 4 MiB and of 64 MiB on the ps:
+//   pull  a session on the worker runs reduce_sum(v) on the worker, so v's
+//         bytes cross ps -> worker (RecvTensor) and only a scalar goes on;
+//   push  a session on the worker runs v.assign(w * 1) with w on the worker,
+//         so the bytes cross worker -> ps;
+// each against the raw call that moves the same bytes. Then the latency of
+// RunStep on a trivial graph (one Const) against a raw round trip of 0
+// bytes. Best of several runs each; ratios are raw time / minitf time
+// (1.0: as fast as raw gRPC).
+//
+//   ps_bench [--reps=5]
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <minitf/minitf.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "timing.h"
+
+namespace tf = minitf;
+
+namespace {
+
+// The raw peer: "/raw/Pull" answers with the number of bytes the request's
+// 8 bytes ask for, from a static buffer; "/raw/Push" answers with nothing.
+class RawService : public grpc::CallbackGenericService {
+ public:
+  explicit RawService(size_t max_bytes) : payload_(max_bytes, 'x') {}
+
+  grpc::ServerGenericBidiReactor* CreateReactor(
+      grpc::GenericCallbackServerContext* ctx) override {
+    return new Reactor(ctx->method() == "/raw/Pull", payload_);
+  }
+
+ private:
+  class Reactor : public grpc::ServerGenericBidiReactor {
+   public:
+    Reactor(bool pull, const std::string& payload)
+        : pull_(pull), payload_(payload) {
+      StartRead(&request_);
+    }
+    void OnReadDone(bool ok) override {
+      if (!ok) return Finish(grpc::Status::OK);
+      if (pull_) {
+        std::vector<grpc::Slice> slices;
+        (void)request_.Dump(&slices);
+        uint64_t n = 0;
+        std::memcpy(&n, slices.at(0).begin(), sizeof(n));
+        grpc::Slice body(payload_.data(), n, grpc::Slice::STATIC_SLICE);
+        response_ = grpc::ByteBuffer(&body, 1);
+      } else {
+        grpc::Slice nothing("", 0);
+        response_ = grpc::ByteBuffer(&nothing, 1);
+      }
+      StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
+    }
+    void OnDone() override { delete this; }
+
+   private:
+    bool pull_;
+    const std::string& payload_;
+    grpc::ByteBuffer request_, response_;
+  };
+  std::string payload_;
+};
+
+// One raw unary call, waited for.
+void RawCall(grpc::GenericStub& stub, const char* method,
+             const grpc::ByteBuffer& request) {
+  grpc::ClientContext context;
+  grpc::ByteBuffer response;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  grpc::Status status;
+  stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
+                 [&](grpc::Status s) {
+                   std::lock_guard<std::mutex> lock(mu);
+                   status = s;
+                   done = true;
+                   cv.notify_all();
+                 });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  if (!status.ok()) {
+    std::fprintf(stderr, "raw call failed: %s\n",
+                 status.error_message().c_str());
+    std::exit(1);
+  }
+}
+
+// A loopback port free now, for the cluster's addresses (the servers bind
+// them at once).
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  int port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    port = ntohs(addr.sin_port);
+  }
+  close(fd);
+  return port;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 5;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--reps=", 7) == 0) reps = std::atoi(argv[i] + 7);
+  }
+  const size_t kMiB = size_t{1} << 20;
+  const std::vector<size_t> sizes = {4 * kMiB, 64 * kMiB};
+
+  // The raw peer.
+  RawService raw_service(sizes.back());
+  grpc::ServerBuilder builder;
+  int raw_port = 0;
+  builder.AddListeningPort("localhost:0", grpc::InsecureServerCredentials(),
+                           &raw_port);
+  builder.SetMaxMessageSize(INT_MAX);
+  builder.RegisterCallbackGenericService(&raw_service);
+  auto raw_server = builder.BuildAndStart();
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(INT_MAX);
+  args.SetMaxSendMessageSize(INT_MAX);
+  grpc::GenericStub raw(
+      grpc::CreateCustomChannel("localhost:" + std::to_string(raw_port),
+                                grpc::InsecureChannelCredentials(), args));
+
+  // The cluster.
+  std::ostringstream log;
+  tf::train::ClusterSpec cluster(
+      {{"ps", {"localhost:" + std::to_string(FreePort())}},
+       {"worker", {"localhost:" + std::to_string(FreePort())}}});
+  tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
+  tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
+
+  std::printf("%-14s %10s %12s %12s %8s\n", "transfer", "MiB", "minitf ms",
+              "raw gRPC ms", "ratio");
+  for (size_t bytes : sizes) {
+    const int64_t n = static_cast<int64_t>(bytes / sizeof(float));
+    tf::Graph g;
+    tf::graph_scope use(g);
+    tf::Variable v;
+    {
+      tf::device_scope on("/job:ps/task:0");
+      // A name per size: the ps keeps its variables across sessions.
+      v = tf::Variable(tf::zeros({n}), "v_" + std::to_string(bytes >> 20));
+    }
+    tf::Output pulled;
+    tf::Output pushed;
+    {
+      tf::device_scope on("/job:worker/task:0");
+      pulled = tf::reduce_sum(v.value());
+      tf::Variable w(tf::ones({n}), "w_" + std::to_string(bytes >> 20));
+      pushed = v.assign(w.value() * tf::constant(1.f));
+    }
+    tf::Session sess(tf::SessionOptions{.target = worker.target()}, &g);
+    sess.run(tf::global_variables_initializer());
+    sess.run(pulled);  // plans and registers once
+    sess.run(pushed);
+    const double pull = tf::bench::BestSeconds(reps, [&] { sess.run(pulled); });
+    const double push = tf::bench::BestSeconds(reps, [&] { sess.run(pushed); });
+
+    uint64_t size = bytes;
+    grpc::Slice ask(&size, sizeof(size));
+    grpc::ByteBuffer pull_request(&ask, 1);
+    std::string push_bytes(bytes, 'y');
+    grpc::Slice body(push_bytes.data(), bytes, grpc::Slice::STATIC_SLICE);
+    grpc::ByteBuffer push_request(&body, 1);
+    RawCall(raw, "/raw/Pull", pull_request);
+    const double raw_pull = tf::bench::BestSeconds(
+        reps, [&] { RawCall(raw, "/raw/Pull", pull_request); });
+    const double raw_push = tf::bench::BestSeconds(
+        reps, [&] { RawCall(raw, "/raw/Push", push_request); });
+    const double mib = static_cast<double>(bytes) / kMiB;
+    std::printf("%-14s %10.0f %12.2f %12.2f %8.2f\n", "pull (ps->w)", mib,
+                pull * 1e3, raw_pull * 1e3, raw_pull / pull);
+    std::printf("%-14s %10.0f %12.2f %12.2f %8.2f\n", "push (w->ps)", mib,
+                push * 1e3, raw_push * 1e3, raw_push / push);
+  }
+
+  // Latency: a trivial step against a raw round trip of nothing.
+  tf::Graph g;
+  tf::graph_scope use(g);
+  tf::Output c = tf::constant(tf::Tensor(1.f));
+  tf::Session sess(tf::SessionOptions{.target = worker.target()}, &g);
+  sess.run(c);
+  const int calls = 200;
+  const double step = tf::bench::BestSeconds(reps,
+                                             [&] {
+                                               for (int i = 0; i < calls; ++i)
+                                                 sess.run(c);
+                                             }) /
+                      calls;
+  grpc::ByteBuffer empty;
+  {
+    grpc::Slice none("", 0);
+    empty = grpc::ByteBuffer(&none, 1);
+  }
+  const double round_trip =
+      tf::bench::BestSeconds(reps,
+                             [&] {
+                               for (int i = 0; i < calls; ++i) {
+                                 RawCall(raw, "/raw/Push", empty);
+                               }
+                             }) /
+      calls;
+  std::printf("\n%-30s %10.1f us\n", "RunStep of one Const", step * 1e6);
+  std::printf("%-30s %10.1f us\n", "raw gRPC round trip", round_trip * 1e6);
+  std::printf("%-30s %10.1f\n", "RunStep / round trip", step / round_trip);
+  raw_server->Shutdown();
+  return 0;
+}
