@@ -18,9 +18,6 @@
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <minitf/minitf.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <climits>
 #include <condition_variable>
@@ -31,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed_testing.h"
 #include "timing.h"
 
 namespace tf = minitf;
@@ -80,46 +78,18 @@ class RawService : public grpc::CallbackGenericService {
   std::string payload_;
 };
 
-// One raw unary call, waited for.
+// One raw unary call, waited for; a failure ends the benchmark.
 void RawCall(grpc::GenericStub& stub, const char* method,
              const grpc::ByteBuffer& request) {
   grpc::ClientContext context;
   grpc::ByteBuffer response;
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-  grpc::Status status;
-  stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
-                 [&](grpc::Status s) {
-                   std::lock_guard<std::mutex> lock(mu);
-                   status = s;
-                   done = true;
-                   cv.notify_all();
-                 });
-  std::unique_lock<std::mutex> lock(mu);
-  cv.wait(lock, [&] { return done; });
+  grpc::Status status = minitf::testing::GenericUnaryCall(
+      stub, &context, method, request, &response);
   if (!status.ok()) {
     std::fprintf(stderr, "raw call failed: %s\n",
                  status.error_message().c_str());
     std::exit(1);
   }
-}
-
-// A loopback port free now, for the cluster's addresses (the servers bind
-// them at once).
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
 }
 
 }  // namespace
@@ -151,8 +121,9 @@ int main(int argc, char** argv) {
   // The cluster.
   std::ostringstream log;
   tf::train::ClusterSpec cluster(
-      {{"ps", {"localhost:" + std::to_string(FreePort())}},
-       {"worker", {"localhost:" + std::to_string(FreePort())}}});
+      {{"ps", {"localhost:" + std::to_string(minitf::testing::FreePort())}},
+       {"worker",
+        {"localhost:" + std::to_string(minitf::testing::FreePort())}}});
   tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
   tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
 

@@ -1,11 +1,15 @@
 // What the tests of layer 7 share.
 #pragma once
 
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <string>
 
 #include "minitf/tensor/errors.h"
@@ -30,6 +34,30 @@ std::string ErrorText(F f) {
 template <typename F>
 std::string InvalidArgumentText(F f) {
   return ErrorText<errors::InvalidArgumentError>(f);
+}
+
+/// One unary call of `method` with raw bytes, through gRPC's generic stub,
+/// waited for; what a program that does not use minitf's messages sends.
+/// `context` carries the caller's deadline.
+inline grpc::Status GenericUnaryCall(grpc::GenericStub& stub,
+                                     grpc::ClientContext* context,
+                                     const std::string& method,
+                                     const grpc::ByteBuffer& request,
+                                     grpc::ByteBuffer* reply) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  grpc::Status status;
+  stub.UnaryCall(context, method, grpc::StubOptions(), &request, reply,
+                 [&](grpc::Status s) {
+                   std::lock_guard<std::mutex> lock(mu);
+                   status = s;
+                   done = true;
+                   cv.notify_all();
+                 });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  return status;
 }
 
 /// A loopback port free now, for a cluster whose tasks must know each

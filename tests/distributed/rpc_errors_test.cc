@@ -209,19 +209,8 @@ TEST_F(RpcErrorsTest, ATruncatedRunStepIsRefused) {
   SetDeadline(&context);
   grpc::Slice slice(bytes);
   grpc::ByteBuffer body(&slice, 1), reply;
-  grpc::Status status;
-  bool done = false;
-  std::mutex mu;
-  std::condition_variable cv;
-  generic.UnaryCall(&context, "/tensorflow.MasterService/RunStep",
-                    grpc::StubOptions(), &body, &reply, [&](grpc::Status s) {
-                      std::lock_guard<std::mutex> lock(mu);
-                      status = s;
-                      done = true;
-                      cv.notify_all();
-                    });
-  std::unique_lock<std::mutex> lock(mu);
-  cv.wait(lock, [&] { return done; });
+  grpc::Status status = tf::testing::GenericUnaryCall(
+      generic, &context, "/tensorflow.MasterService/RunStep", body, &reply);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
   EXPECT_EQ(Cpu().name(), "/job:ps/replica:0/task:0/device:CPU:0");
 }

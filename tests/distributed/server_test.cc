@@ -131,21 +131,9 @@ TEST(ServerTest, RandomBytesAreRefusedNotCrashedOn) {
   grpc::Slice slice(garbage, sizeof(garbage) - 1);
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer reply;
-  std::mutex mu;
-  std::condition_variable done_cv;
-  bool done = false;
-  grpc::Status status;
-  generic.UnaryCall(&context, "/tensorflow.WorkerService/GetStatus",
-                    grpc::StubOptions(), &request, &reply, [&](grpc::Status s) {
-                      std::lock_guard<std::mutex> lock(mu);
-                      status = s;
-                      done = true;
-                      done_cv.notify_all();
-                    });
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    done_cv.wait(lock, [&] { return done; });
-  }
+  grpc::Status status = tf::testing::GenericUnaryCall(
+      generic, &context, "/tensorflow.WorkerService/GetStatus", request,
+      &reply);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
 
   auto stub = tensorflow::WorkerService::NewStub(channel);
