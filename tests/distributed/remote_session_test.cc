@@ -194,6 +194,23 @@ TEST_F(ClusterTest, AnErrorOnAnotherTaskReachesTheClient) {
       << text;
 }
 
+// A variable on the ps fetched through a worker's session before it is
+// initialized: the ps's RecvTensor answers with chapter 3's error, which a
+// worker waiting for the chief recognises (seed_distributed does).
+TEST_F(ClusterTest,
+       AnUninitializedVariableFetchedFromThePsIsFailedPrecondition) {
+  tf::Variable step;
+  {
+    tf::device_scope on("/job:ps/task:0");
+    step = tf::Variable(tf::Tensor(int64_t{0}), "global_step");
+  }
+  tf::Session sess(On(*w1_), &graph_);
+  EXPECT_EQ(tf::testing::ErrorText<tf::errors::FailedPreconditionError>(
+                [&] { sess.run(step); }),
+            "Attempting to use uninitialized value global_step\n\t [[{{node "
+            "global_step/_1}}]]");
+}
+
 TEST_F(ClusterTest, ADeviceTheClusterLacksIsRefused) {
   tf::Output a;
   {

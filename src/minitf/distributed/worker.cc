@@ -13,6 +13,24 @@
 
 namespace minitf {
 
+namespace {
+
+// The value a _Send left under `key`, as a message. A variable sent before it
+// was initialized holds no value: chapter 3's error, the tensor named as
+// TensorFlow names an input ("v", "split:1"), which a worker that waits for
+// the chief to initialize the variables recognises.
+Status SentValueToProto(const Rendezvous::ParsedKey& key, const Tensor& value,
+                        proto::TensorProto* out) {
+  if (!value.IsInitialized()) {
+    std::string_view tensor = key.edge_name;
+    if (tensor.ends_with(":0")) tensor.remove_suffix(2);
+    return UninitializedValueError(tensor);
+  }
+  return TensorToProto(value, out);
+}
+
+}  // namespace
+
 /// One registered graph: this task's part of a client graph, cut by device.
 /// Immutable once built.
 struct Worker::Item {
@@ -207,16 +225,9 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
     Tensor value;
     bool is_dead = false;
     TF_RETURN_IF_ERROR(rendezvous->Recv(key, {host}, &value, &is_dead));
-    if (!value.IsInitialized()) {
-      // A variable fetched before it was initialized: chapter 3's text, the
-      // tensor named as TensorFlow names an input ("v", "split:1").
-      std::string_view tensor = key.edge_name;
-      if (tensor.ends_with(":0")) tensor.remove_suffix(2);
-      return UninitializedValueError(tensor);
-    }
     proto::NamedTensorProto* out = response->add_recv();
     out->set_name(name);
-    TF_RETURN_IF_ERROR(TensorToProto(value, out->mutable_tensor()));
+    TF_RETURN_IF_ERROR(SentValueToProto(key, value, out->mutable_tensor()));
   }
   return Status::OK();
 }
@@ -288,7 +299,7 @@ Status Worker::RecvTensor(const proto::RecvTensorRequest& request,
   response->set_is_dead(result->is_dead);
   if (!result->is_dead) {
     TF_RETURN_IF_ERROR(
-        TensorToProto(result->value, response->mutable_tensor()));
+        SentValueToProto(key, result->value, response->mutable_tensor()));
   }
   return Status::OK();
 }
