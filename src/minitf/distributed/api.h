@@ -23,6 +23,8 @@
 #pragma once
 
 #include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/coordinator.h"
 #include "minitf/distributed/replica_device_setter.h"
 #include "minitf/distributed/server.h"
+#include "minitf/distributed/session_run_hook.h"
 #include "minitf/distributed/tf_config.h"
