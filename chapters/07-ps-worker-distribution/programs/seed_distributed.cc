@@ -145,8 +145,13 @@ int main(int argc, char** argv) try {
   }
   auto init = tf::global_variables_initializer();
 
+  // TensorFlow's input_data shuffles with a fresh seed in every process, so
+  // each worker trains on batches of its own; with one seed for all, both
+  // workers would feed the same batches in the same order.
   auto mnist = tf::datasets::mnist::read_data_sets(
-      tf::datasets::mnist::default_data_dir(), /*one_hot=*/true);
+      tf::datasets::mnist::default_data_dir(), /*one_hot=*/true,
+      /*validation_size=*/5000,
+      tf::datasets::mnist::kDefaultSeed + FLAGS.task_index);
   tf::Session sess(tf::SessionOptions{.target = server.target()});
   const bool is_chief = FLAGS.task_index == 0;
   if (is_chief) {
