@@ -31,6 +31,7 @@
 
 namespace minitf {
 
+// --8<-- [start:record]
 /// One call, as one line of the trace: tab-separated fields in this order.
 struct RpcRecord {
   std::string method;  ///< "RunStep", "RunGraph", "RecvTensor", "CleanupGraph"
@@ -41,6 +42,7 @@ struct RpcRecord {
   int64_t end_us = 0;
   std::string detail;  ///< RecvTensor: the tensor's name ("W/read:0")
 };
+// --8<-- [end:record]
 
 /// Whether calls are being recorded: MINITF_RPC_TRACE was set when this was
 /// first asked, or SetRpcTraceFile named a file since.
