@@ -35,6 +35,9 @@ if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
       ! -x "$programs/05-gpu-kernels/draw_streams" ||
       ! -x "$programs/06-multi-gpu-towers/draw_ring" ||
       ! -x "$programs/06-multi-gpu-towers/draw_towers" ||
+      ! -x "$programs/07-ps-worker-distribution/seed_distributed" ||
+      ! -x "$programs/07-ps-worker-distribution/draw_rpc_step" ||
+      ! -x "$programs/07-ps-worker-distribution/draw_staleness" ||
       ! -x "$MINITF_BUILD/benchmarks/towers/towers_bench" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
@@ -74,6 +77,12 @@ echo "build_docs: training the MLP for the loss curve"
   fail "mlp failed (is the Fashion-MNIST data installed? run scripts/setup.sh)"
 "$programs/03-variables-and-autodiff/plot_loss" "$generated/mlp_logs" "$generated/mlp_loss.svg" >/dev/null
 rm -rf "$generated/mlp_logs"
+# Chapter 7: seed 003's cluster, run by scripts/cluster.sh with its RPCs
+# traced (one step's calls as a sequence diagram) and the staleness of every
+# asynchronous update counted, with two workers and with four (about 15 s).
+echo "build_docs: running seed 003's cluster for chapter 7's pictures"
+scripts/cluster_figures.sh "$programs/07-ps-worker-distribution" "$generated" >/dev/null ||
+  fail "seed 003's cluster failed (run scripts/cluster_figures.sh to see its logs)"
 
 echo "build_docs: API reference (doxygen docs/Doxyfile -> docs/api/)"
 rm -rf docs/api

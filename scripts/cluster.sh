@@ -4,43 +4,81 @@
 # Waits for the workers, stops the ps, prints every log, and exits with the
 # first worker's failure, if any.
 #
-#   scripts/cluster.sh <seed_distributed binary> [<log dir>] [extra flags...]
+#   scripts/cluster.sh [--workers=N] <seed_distributed binary> [<log dir>] [extra flags...]
 #
-# The extra flags go to every worker (--train_steps=200, --learning_rate=0.5).
+# --workers sets the number of workers (2 by default). The extra flags go to
+# every worker (--train_steps=200, --learning_rate=0.5). The environment
+# reaches every process: MINITF_RPC_TRACE=<file> traces their RPCs.
 set -u
-program=${1:?usage: cluster.sh <seed_distributed binary> [<log dir>] [flags...]}
+workers=2
+if [[ "${1:-}" == --workers=* ]]; then
+  workers=${1#--workers=}
+  shift
+fi
+if ! [[ "$workers" =~ ^[1-9][0-9]*$ ]]; then
+  echo "cluster.sh: --workers wants a positive number, got '$workers'" >&2
+  exit 2
+fi
+program=${1:?usage: cluster.sh [--workers=N] <seed_distributed binary> [<log dir>] [flags...]}
 logs=${2:-$(mktemp -d /tmp/minitf-cluster.XXXXXX)}
 shift $(( $# >= 2 ? 2 : 1 ))
 mkdir -p "$logs"
+rm -f "$logs"/worker_*.log  # of an earlier run with more workers
 
-# Three loopback ports nobody listens on now (the servers bind them at once).
+# Loopback ports nobody listens on now (the servers bind them at once), no
+# two alike.
+taken=" "
 free_port() {
   while :; do
     local p=$(( 20000 + RANDOM % 40000 ))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+    [[ "$taken" == *" $p "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      taken+="$p "
+      port=$p
+      return
+    fi
   done
 }
-ps_hosts="localhost:$(free_port)"
-worker_hosts="localhost:$(free_port),localhost:$(free_port)"
+free_port
+ps_hosts="localhost:$port"
+free_port
+worker_hosts="localhost:$port"
+for ((i = 1; i < workers; ++i)); do
+  free_port
+  worker_hosts+=",localhost:$port"
+done
 common=(--ps_hosts="$ps_hosts" --worker_hosts="$worker_hosts")
 
 "$program" "${common[@]}" --job_name=ps --task_index=0 >"$logs/ps_0.log" 2>&1 &
 ps_pid=$!
 pids=()
-for i in 0 1; do
+for ((i = 0; i < workers; ++i)); do
   "$program" "${common[@]}" --job_name=worker --task_index=$i "$@" \
     >"$logs/worker_$i.log" 2>&1 &
   pids+=($!)
 done
+# A worker that fails (a port another program took in the meantime, say)
+# would leave the others waiting for it for ever, as TensorFlow's do: the
+# first failure stops them all.
 status=0
-for pid in "${pids[@]}"; do
-  wait "$pid"
+running=("${pids[@]}")
+while ((${#running[@]} > 0)); do
+  wait -n -p finished "${running[@]}"
   rc=$?
-  if [ $rc -ne 0 ] && [ $status -eq 0 ]; then status=$rc; fi
+  still=()
+  for pid in "${running[@]}"; do
+    [[ "$pid" != "$finished" ]] && still+=("$pid")
+  done
+  running=("${still[@]}")
+  if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
+    status=$rc
+    echo "cluster.sh: a worker failed (exit status $rc); stopping the others" >&2
+    kill "${running[@]}" 2>/dev/null
+  fi
 done
 kill "$ps_pid" 2>/dev/null
 wait "$ps_pid" 2>/dev/null
-for f in "$logs"/ps_0.log "$logs"/worker_0.log "$logs"/worker_1.log; do
+for f in "$logs"/ps_0.log "$logs"/worker_*.log; do
   echo "== $f"
   cat "$f"
 done

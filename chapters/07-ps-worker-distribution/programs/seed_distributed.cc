@@ -11,10 +11,18 @@
 //   seed_distributed --ps_hosts=localhost:2222
 //       --worker_hosts=localhost:2223,localhost:2224
 //       --job_name=worker --task_index=0 [--learning_rate=0.1]
-//       [--train_steps=1000] [--batch_size=100]
+//       [--train_steps=1000] [--batch_size=100] [--staleness_dir=DIR]
 //
 // scripts/cluster.sh starts one ps and two workers this way, each logging
 // to a file of its own.
+//
+// Each worker prints its examples per second and the cluster's (the global
+// steps all workers made while it trained). With --staleness_dir, each step
+// also fetches global_step as the step read the variables and as its own
+// update left it; worker i writes the pairs to DIR/staleness_worker_<i>.txt,
+// one step a line, and the difference less one is the step's staleness: the
+// other workers' updates between its read and its write (draw_staleness
+// draws their histogram).
 //
 // The seed puts weights_1 on /job:ps/task:0 and weights_2 on /job:ps/task:1;
 // here W and b go there, and with one ps task both go to task 0 (the task
@@ -24,6 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -41,6 +50,7 @@ struct Flags {
   float learning_rate = 0.1f;
   int64_t train_steps = 1000;
   int batch_size = 100;
+  std::string staleness_dir;
 };
 
 std::vector<std::string> SplitHosts(const std::string& list) {
@@ -80,6 +90,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
     } else if (name == "batch_size") {
       flags->batch_size =
           static_cast<int>(std::strtol(value.c_str(), &end, 10));
+    } else if (name == "staleness_dir") {
+      flags->staleness_dir = value;
     } else {
       std::fprintf(stderr, "Unknown flag --%s\n", name.c_str());
       return false;
@@ -99,6 +111,21 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
     return false;
   }
   return true;
+}
+
+// With --staleness_dir, worker i's file of the global steps each step read
+// and left; otherwise a stream that is not open.
+std::ofstream OpenStalenessLog(const Flags& flags) {
+  std::ofstream out;
+  if (flags.staleness_dir.empty()) return out;
+  const std::string path = flags.staleness_dir + "/staleness_worker_" +
+                           std::to_string(flags.task_index) + ".txt";
+  out.open(path);
+  if (!out) {
+    std::fprintf(stderr, "Cannot write %s\n", path.c_str());
+    std::exit(1);
+  }
+  return out;
 }
 
 }  // namespace
@@ -169,17 +196,39 @@ int main(int argc, char** argv) try {
     }
   }
 
+  // The chapter's figures (§6): examples/s, and each step's staleness.
+  std::ofstream staleness = OpenStalenessLog(FLAGS);
+  const int64_t first_step = sess.run(global_step).scalar<int64_t>();
+  const auto start = std::chrono::steady_clock::now();
   int64_t step = 0;
   int local_steps = 0;
   while (step < FLAGS.train_steps) {
     auto [batch_xs, batch_ys] = mnist.train.next_batch(FLAGS.batch_size);
-    sess.run(train_step, {{x, batch_xs}, {y_, batch_ys}});
+    if (staleness.is_open()) {
+      // global_step as this step reads W and b, and as its update leaves it.
+      auto steps = sess.run({global_step, train_step.output(0)},
+                            {{x, batch_xs}, {y_, batch_ys}});
+      staleness << steps[0].scalar<int64_t>() << " "
+                << steps[1].scalar<int64_t>() << "\n";
+    } else {
+      sess.run(train_step, {{x, batch_xs}, {y_, batch_ys}});
+    }
     step = sess.run(global_step).scalar<int64_t>();
     ++local_steps;
   }
   // --8<-- [end:seed]
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::printf("Worker %d: %d local steps, global step %lld\n", FLAGS.task_index,
               local_steps, static_cast<long long>(step));
+  std::printf(
+      "Worker %d: %.0f examples/s; the cluster %.0f examples/s (global steps "
+      "%lld to %lld in %.2f s)\n",
+      FLAGS.task_index, local_steps * FLAGS.batch_size / seconds,
+      (step - first_step) * FLAGS.batch_size / seconds,
+      static_cast<long long>(first_step), static_cast<long long>(step),
+      seconds);
   if (is_chief) {
     auto acc = sess.run(accuracy,
                         {{x, mnist.test.images()}, {y_, mnist.test.labels()}});

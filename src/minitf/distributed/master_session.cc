@@ -11,6 +11,7 @@
 #include "minitf/device/rendezvous.h"
 #include "minitf/device/subgraph.h"
 #include "minitf/distributed/proto_convert.h"
+#include "minitf/distributed/rpc_trace.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
@@ -244,6 +245,10 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return errors::FailedPrecondition("Session has been closed.");
   }
+  const int64_t step_id = NewStepId();
+  // The step's calls, for the chapter's sequence diagram (rpc_trace.h).
+  RpcTraceScope trace_step("RunStep", "client", client_device_->name(),
+                           step_id);
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const proto::NamedTensorProto& feed : request.feed()) {
     TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(feed.tensor()));
@@ -260,7 +265,6 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
 
   // One RunGraph per task, all at once, sharing the step id.
   using RunGraphCall = Call<proto::RunGraphRequest, proto::RunGraphResponse>;
-  const int64_t step_id = NewStepId();
   const int64_t timeout_ms = request.options().timeout_in_ms();
   std::vector<std::unique_ptr<RunGraphCall>> calls;
   CallGroup group(static_cast<int>(plan->parts.size()));
@@ -295,11 +299,17 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     RunGraphCall* call = calls[i].get();
     TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
                         workers_->GetStub(plan->parts[i].task));
-    stub->async()->RunGraph(&call->context, &call->request, &call->response,
-                            [call, &group](grpc::Status s) {
-                              call->status = FromGrpcStatus(s);
-                              group.Done(call->status);
-                            });
+    const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
+    stub->async()->RunGraph(
+        &call->context, &call->request, &call->response,
+        [call, &group, &plan, i, step_id, start_us](grpc::Status s) {
+          if (RpcTraceEnabled()) {
+            RecordRpc({"RunGraph", plan->client_task, plan->parts[i].task,
+                       step_id, start_us, RpcTraceNowMicros()});
+          }
+          call->status = FromGrpcStatus(s);
+          group.Done(call->status);
+        });
   }
   // At the first error the step is over: CleanupGraph on every task ends
   // what still waits for a value that will never come.
@@ -315,6 +325,8 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
       proto::CleanupGraphRequest cleanup_request;
       proto::CleanupGraphResponse cleanup_response;
       cleanup_request.set_step_id(step_id);
+      RpcTraceScope trace("CleanupGraph", plan->client_task, part.task,
+                          step_id);
       (*stub)->CleanupGraph(&context, cleanup_request, &cleanup_response);
     }
   };

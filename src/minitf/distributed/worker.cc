@@ -7,6 +7,7 @@
 #include "minitf/device/graph_partition.h"
 #include "minitf/device/notification.h"
 #include "minitf/device/parallel_executor.h"
+#include "minitf/distributed/rpc_trace.h"
 #include "minitf/graph/executor.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
@@ -257,6 +258,8 @@ Status Worker::RecvTensor(const proto::RecvTensorRequest& request,
                           const std::function<bool()>& cancelled) {
   TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key,
                       Rendezvous::ParseKey(request.rendezvous_key()));
+  RpcTraceScope trace("RecvTensor", std::string(key.dst_device), task_,
+                      request.step_id(), std::string(key.edge_name));
   StatusOr<Device*> src = devices_->LookupDevice(key.src_device);
   if (!src.ok() || *TaskOfDevice(key.src_device) != task_) {
     return errors::InvalidArgument("Invalid rendezvous key (src): ",

@@ -1,0 +1,231 @@
+// The chapter's sequence diagram of one step's RPCs, drawn from a trace.
+//
+// Run a cluster with MINITF_RPC_TRACE=<file> in its environment (rpc_trace.h)
+// and every process appends one line per call of every step: the client's
+// RunStep to its master, the master's RunGraph and CleanupGraph to every
+// task, and each RecvTensor a task serves. This program picks one step of
+// one worker's master, the one with the most calls (the middle one of
+// those), and draws it as a sequence diagram: a lifeline for the client,
+// the master, and the worker service of every task; one solid arrow per
+// call, at its start, and a dashed one per answer, at its end; events in
+// the order they happened, one row each, with the time since the RunStep
+// began. It prints the same calls as a table.
+//   draw_rpc_step <trace file> [<file.svg>] [<master task>]
+// The master task defaults to /job:worker/replica:0/task:0; without a file
+// it writes rpc_step.svg in the temporary folder.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "minitf/distributed/rpc_trace.h"
+#include "svg.h"
+
+namespace tf = minitf;
+
+namespace {
+
+// "/job:worker/replica:0/task:0" -> "/job:worker/task:0", for labels.
+std::string Short(std::string task) {
+  const std::string replica = "/replica:0";
+  const size_t at = task.find(replica);
+  if (at != std::string::npos) task.erase(at, replica.size());
+  return task;
+}
+
+// The calls of the step to draw: the RunStep on `master` with the most
+// calls in its step, the middle one of those by time.
+std::vector<tf::RpcRecord> PickStep(const std::vector<tf::RpcRecord>& trace,
+                                    const std::string& master) {
+  std::map<int64_t, std::vector<tf::RpcRecord>> by_step;
+  for (const tf::RpcRecord& r : trace) by_step[r.step_id].push_back(r);
+  size_t most = 0;
+  std::vector<const std::vector<tf::RpcRecord>*> candidates;
+  for (const auto& [id, calls] : by_step) {
+    const bool on_master =
+        std::any_of(calls.begin(), calls.end(), [&](const tf::RpcRecord& r) {
+          return r.method == "RunStep" && r.callee == master;
+        });
+    if (!on_master || calls.size() < most) continue;
+    if (calls.size() > most) candidates.clear();
+    most = calls.size();
+    candidates.push_back(&calls);
+  }
+  if (candidates.empty()) return {};
+  std::sort(candidates.begin(), candidates.end(),
+            [](const auto* a, const auto* b) {
+              return a->front().start_us < b->front().start_us;
+            });
+  std::vector<tf::RpcRecord> step = *candidates[candidates.size() / 2];
+  std::sort(step.begin(), step.end(),
+            [](const tf::RpcRecord& a, const tf::RpcRecord& b) {
+              return a.start_us < b.start_us;
+            });
+  return step;
+}
+
+// One end of a call: its start (the request) or its end (the answer).
+struct Event {
+  int64_t time_us;
+  bool answer;
+  const tf::RpcRecord* call;
+};
+
+std::string Draw(const std::vector<tf::RpcRecord>& step,
+                 const std::string& master) {
+  // Lifelines: the client, the master, then the worker service of each
+  // task, the master's own first.
+  std::vector<std::string> lanes = {"client", "master " + master,
+                                    "worker " + master};
+  for (const tf::RpcRecord& r : step) {
+    for (const std::string& task : {r.caller, r.callee}) {
+      const std::string lane = "worker " + task;
+      if (task != "client" &&
+          std::find(lanes.begin(), lanes.end(), lane) == lanes.end()) {
+        lanes.push_back(lane);
+      }
+    }
+  }
+  auto lane_of = [&](const std::string& lane) {
+    return static_cast<int>(std::find(lanes.begin(), lanes.end(), lane) -
+                            lanes.begin());
+  };
+  // Which lifeline calls and which answers: a RunStep goes from the client
+  // to the master; RunGraph and CleanupGraph from the master to a worker;
+  // RecvTensor from a worker to a worker.
+  auto from_lane = [&](const tf::RpcRecord& r) {
+    if (r.method == "RunStep") return 0;
+    if (r.method == "RecvTensor") return lane_of("worker " + r.caller);
+    return lane_of("master " + r.caller);
+  };
+  auto to_lane = [&](const tf::RpcRecord& r) {
+    if (r.method == "RunStep") return lane_of("master " + r.callee);
+    return lane_of("worker " + r.callee);
+  };
+
+  std::vector<Event> events;
+  for (const tf::RpcRecord& r : step) {
+    events.push_back({r.start_us, false, &r});
+    events.push_back({r.end_us, true, &r});
+  }
+  std::stable_sort(
+      events.begin(), events.end(),
+      [](const Event& a, const Event& b) { return a.time_us < b.time_us; });
+  const int64_t t0 = step.front().start_us;
+
+  constexpr double kLeft = 90, kTop = 90, kLane = 210, kRow = 24;
+  // The right margin takes the labels of calls toward the left.
+  const double width = kLeft + lanes.size() * kLane + 180;
+  const double height = kTop + events.size() * kRow + 60;
+  draw::Svg svg(static_cast<int>(width), static_cast<int>(height));
+  auto lane_x = [&](int lane) { return kLeft + lane * kLane + kLane / 2; };
+  svg.Text(10, 22,
+           "One step of seed 003's asynchronous training, as traced "
+           "(MINITF_RPC_TRACE)",
+           "font-weight=\"bold\"");
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const std::string& lane = lanes[i];
+    const size_t space = lane.find(' ');
+    const std::string role =
+        space == std::string::npos ? lane : lane.substr(0, space);
+    const std::string task =
+        space == std::string::npos ? "" : Short(lane.substr(space + 1));
+    const double x = lane_x(static_cast<int>(i));
+    svg.Rect(x - 90, 40, 180, 38, i == 0 ? "#f4f4f4" : "#eef3fb", "#345");
+    svg.Text(x - 82, 56, role, "font-weight=\"bold\"");
+    svg.Text(x - 82, 72, task, "font-size=\"12\"");
+    svg.Line(x, 78, x, height - 30, "#999", 1, "stroke-dasharray=\"4 3\"");
+  }
+  // Activation bars first, so arrows draw over them.
+  std::map<const tf::RpcRecord*, int> start_row;
+  for (size_t row = 0; row < events.size(); ++row) {
+    const Event& e = events[row];
+    if (!e.answer) {
+      start_row[e.call] = static_cast<int>(row);
+      continue;
+    }
+    const int to = to_lane(*e.call);
+    // Calls to one lane at once (RecvTensors) are offset to stay visible.
+    int depth = 0;
+    for (const auto& [other, r] : start_row) {
+      if (other != e.call && to_lane(*other) == to && r < start_row[e.call] &&
+          other->end_us > e.call->start_us) {
+        ++depth;
+      }
+    }
+    svg.Rect(lane_x(to) - 5 + 4 * depth,
+             kTop + start_row[e.call] * kRow + kRow / 2, 10,
+             (row - start_row[e.call]) * kRow,
+             e.call->method == "RecvTensor" ? "#fbe3cf" : "#d9e6f7", "#345");
+  }
+  for (size_t row = 0; row < events.size(); ++row) {
+    const Event& e = events[row];
+    const double y = kTop + row * kRow + kRow / 2;
+    char when[32];
+    std::snprintf(when, sizeof when, "+%.2f ms", (e.time_us - t0) / 1000.0);
+    svg.Text(8, y + 4, when, "font-size=\"11\" fill=\"#555\"");
+    const int from = e.answer ? to_lane(*e.call) : from_lane(*e.call);
+    const int to = e.answer ? from_lane(*e.call) : to_lane(*e.call);
+    const std::string color =
+        e.call->method == "RecvTensor" ? "#c0602b" : "#2b5cab";
+    const std::string dash = e.answer ? "stroke-dasharray=\"5 3\" " : "";
+    const double x1 = lane_x(from) + (to > from ? 5 : -5);
+    const double x2 = lane_x(to) + (to > from ? -5 : 5);
+    svg.Line(x1, y, x2, y, color, 1.4, dash + "marker-end=\"url(#arrow)\"");
+    std::string label = e.answer ? "" : e.call->method;
+    if (!e.answer && !e.call->detail.empty()) {
+      label += " " + e.call->detail;
+    }
+    if (!label.empty()) {
+      svg.Text(std::min(x1, x2) + 8, y - 4, label,
+               "font-size=\"11\" fill=\"" + color + "\"");
+    }
+  }
+  svg.Text(10, height - 10,
+           "Solid: a call, at its start; dashed: its answer. One row per "
+           "event, in time order; times from the RunStep's start.",
+           "font-size=\"11\" fill=\"#555\"");
+  return svg.Finish();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: draw_rpc_step <trace file> [<file.svg>] "
+                 "[<master task>]\n";
+    return 2;
+  }
+  const std::string path =
+      argc > 2
+          ? argv[2]
+          : (std::filesystem::temp_directory_path() / "rpc_step.svg").string();
+  const std::string master =
+      argc > 3 ? argv[3] : "/job:worker/replica:0/task:0";
+  auto trace = tf::ReadRpcTrace(argv[1]);
+  if (!trace.ok()) {
+    std::cerr << "draw_rpc_step: " << trace.status() << "\n";
+    return 1;
+  }
+  const std::vector<tf::RpcRecord> step = PickStep(*trace, master);
+  if (step.empty()) {
+    std::cerr << "draw_rpc_step: no RunStep on " << master << " in " << argv[1]
+              << "\n";
+    return 1;
+  }
+  std::cout << trace->size() << " calls traced; step " << step.front().step_id
+            << " of " << master << ", " << step.size() << " calls:\n";
+  std::printf("%-13s %-20s %-20s %9s %9s  %s\n", "call", "caller", "callee",
+              "start ms", "end ms", "tensor");
+  const int64_t t0 = step.front().start_us;
+  for (const tf::RpcRecord& r : step) {
+    std::printf("%-13s %-20s %-20s %9.2f %9.2f  %s\n", r.method.c_str(),
+                Short(r.caller).c_str(), Short(r.callee).c_str(),
+                (r.start_us - t0) / 1000.0, (r.end_us - t0) / 1000.0,
+                r.detail.c_str());
+  }
+  return draw::WriteFile("draw_rpc_step", path, Draw(step, master)) ? 0 : 1;
+}

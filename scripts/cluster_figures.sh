@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Chapter 7's figures of seed 003's cluster: the sequence diagram of one
+# step's RPCs and the staleness histograms. Runs scripts/cluster.sh twice,
+# with seed 003's two workers (MINITF_RPC_TRACE set, --staleness_dir) and
+# with four (--staleness_dir), then the two drawing programs on what the
+# processes wrote:
+#   <out dir>/rpc_step.svg, <out dir>/staleness.svg
+# and prints the workers' logs and the drawing programs' tables.
+#
+#   scripts/cluster_figures.sh <programs dir> <out dir> [extra worker flags...]
+#
+# <programs dir> is the build's programs/07-ps-worker-distribution. The extra
+# flags go to every worker (--train_steps=60 for a short run).
+set -euo pipefail
+programs=${1:?usage: cluster_figures.sh <programs dir> <out dir> [flags...]}
+out=${2:?usage: cluster_figures.sh <programs dir> <out dir> [flags...]}
+shift 2
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$out/cluster_run"
+rm -rf "$work"
+mkdir -p "$work/staleness_2" "$work/staleness_4"
+MINITF_RPC_TRACE="$work/rpcs.tsv" bash "$here/cluster.sh" \
+  "$programs/seed_distributed" "$work/logs_2" \
+  --staleness_dir="$work/staleness_2" "$@"
+bash "$here/cluster.sh" --workers=4 "$programs/seed_distributed" \
+  "$work/logs_4" --staleness_dir="$work/staleness_4" "$@"
+"$programs/draw_staleness" "$out/staleness.svg" "$work/staleness_2" \
+  "$work/staleness_4"
+"$programs/draw_rpc_step" "$work/rpcs.tsv" "$out/rpc_step.svg"
+rm -rf "$work"
