@@ -57,7 +57,7 @@ TEST(RpcTraceTest, RecordsReadBackAsWritten) {
   tf::RecordRpc({"RecvTensor", "/job:worker/replica:0/task:0/device:CPU:0",
                  "/job:ps/replica:0/task:0", 42, 100, 250, "w/read:0"});
   tf::RecordRpc(
-      {"RunStep", "client", "/job:worker/replica:0/task:0", 42, 90, 300});
+      {"RunStep", "client", "/job:worker/replica:0/task:0", 42, 90, 300, ""});
   auto records = tf::ReadRpcTrace(file.path());
   ASSERT_TRUE(records.ok()) << records.status();
   ASSERT_EQ(records->size(), 2u);
@@ -173,10 +173,10 @@ TEST(RpcTraceTest, OffWritesNothing) {
   std::filesystem::remove(path);
   tf::SetRpcTraceFile(path);
   EXPECT_TRUE(tf::RpcTraceEnabled());
-  tf::RecordRpc({"RunStep", "client", "/job:ps/replica:0/task:0", 1, 2, 3});
+  tf::RecordRpc({"RunStep", "client", "/job:ps/replica:0/task:0", 1, 2, 3, ""});
   tf::SetRpcTraceFile("");
   EXPECT_FALSE(tf::RpcTraceEnabled());
-  tf::RecordRpc({"RunStep", "client", "/job:ps/replica:0/task:0", 4, 5, 6});
+  tf::RecordRpc({"RunStep", "client", "/job:ps/replica:0/task:0", 4, 5, 6, ""});
   { tf::RpcTraceScope scope("RunGraph", "a", "b", 7); }
   auto records = tf::ReadRpcTrace(path);
   std::filesystem::remove(path);

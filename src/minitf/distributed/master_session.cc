@@ -305,7 +305,7 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
         [call, &group, &plan, i, step_id, start_us](grpc::Status s) {
           if (RpcTraceEnabled()) {
             RecordRpc({"RunGraph", plan->client_task, plan->parts[i].task,
-                       step_id, start_us, RpcTraceNowMicros()});
+                       step_id, start_us, RpcTraceNowMicros(), ""});
           }
           call->status = FromGrpcStatus(s);
           group.Done(call->status);
