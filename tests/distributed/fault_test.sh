@@ -186,11 +186,14 @@ ps_restarted)
   restored w0.log 2
   check_done w0.log
   check_done w1.log
-  grep -o 'Waiting for model to be ready.*' "$work/w1.log" | head -n 1 |
-    sed 's/^/  worker 1: /'
+  grep -o 'Error: .*' "$work/w0.log" | head -n 1 | sed 's/^/  chief: /'
+  grep -o 'Error: .*' "$work/w1.log" | head -n 1 | sed 's/^/  worker 1: /'
+  waits=$(awk '/An error was raised/ {f = 1} f && /Waiting for model/ {n++}
+    END {print n + 0}' "$work/w1.log")
   echo "ps_restarted: ps killed at global_step ~$killed_at, restarted" \
     "$((t_up - t_kill)) ms later; last checkpoint $ckpt; the chief's new" \
-    "session read $resumed; its first step after the restore ($s) came" \
+    "session read $resumed (worker 1 logged 'Waiting for model to be" \
+    "ready' $waits times meanwhile); its first step after the restore ($s) came" \
     "$((t - t_kill)) ms after the kill ($((t - t_up)) ms after the ps was up" \
     "again)"
   ;;
