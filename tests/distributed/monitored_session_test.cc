@@ -24,6 +24,9 @@
 #include "minitf/graph/session.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/train/ops/state_ops.h"
+#include "minitf/train/proto/event.pb.h"
+#include "minitf/train/summary/summary_ops.h"
+#include "minitf/train/tfrecord.h"
 #include "minitf/train/variables.h"
 
 namespace tf = minitf;
@@ -187,6 +190,61 @@ TEST(MonitoredTrainingSessionTest, StopsAtLastStepSavingEveryTwoSteps) {
                 [&] { sess->run({m.train_op}); }),
             "Run called even after should_stop requested.");
   sess->close();
+  std::filesystem::remove_all(dir);
+}
+
+// The (step, tag) of every summary value in the event files of `dir`.
+std::vector<std::pair<int64_t, std::string>> SummariesIn(
+    const std::string& dir) {
+  std::vector<std::pair<int64_t, std::string>> out;
+  for (const auto& file : std::filesystem::directory_iterator(dir)) {
+    if (!file.path().filename().string().starts_with("events.out")) continue;
+    tf::TFRecordReader reader;
+    EXPECT_TRUE(reader.Open(file.path().string()).ok());
+    std::string record;
+    while (reader.ReadRecord(&record).ok()) {
+      tf::proto::Event event;
+      EXPECT_TRUE(event.ParseFromString(record));
+      for (const auto& v : event.summary().value()) {
+        out.emplace_back(event.step(), v.tag());
+      }
+    }
+  }
+  return out;
+}
+
+TEST(MonitoredTrainingSessionTest, ChiefWritesSummariesAndStepsPerSecond) {
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  Model m;
+  tf::summary::scalar("w_value", m.w);
+  const std::string dir = TempDir("summaries");
+  std::ostringstream log;
+  {
+    auto sess = tf::train::MonitoredTrainingSession(
+        {.checkpoint_dir = dir,
+         .hooks = {std::make_shared<tf::train::StopAtStepHook>(
+             tf::train::StopAtStepHook::LastStep(5))},
+         .save_summaries_steps = 2,
+         .log_step_count_steps = 2,
+         .save_checkpoint_steps = 100,
+         .log_stream = &log});
+    while (!sess->should_stop()) sess->run({m.train_op});
+    sess->close();
+  }
+  // Summaries of the runs that started at steps 0, 2 and 4, written with
+  // the step each left; global_step/sec from the second trigger on (the
+  // first only starts the clock), every 2 steps; one file for both hooks,
+  // the step counter (added first) writing first.
+  EXPECT_EQ(SummariesIn(dir), (std::vector<std::pair<int64_t, std::string>>{
+                                  {1, "w_value"},
+                                  {3, "global_step/sec"},
+                                  {3, "w_value"},
+                                  {5, "global_step/sec"},
+                                  {5, "w_value"}}));
+  EXPECT_NE(log.str().find("INFO:tensorflow:global_step/sec: "),
+            std::string::npos)
+      << log.str();
   std::filesystem::remove_all(dir);
 }
 
