@@ -128,6 +128,27 @@ TEST(SecondOrStepTimerTest, TriggersFirstThenEveryNSteps) {
   EXPECT_EQ(timer.last_triggered_step(), 4);
 }
 
+TEST(SecondOrStepTimerTest, BySecondsNotTwiceWithinThePeriod) {
+  auto timer = tf::train::SecondOrStepTimer::Secs(3600);
+  EXPECT_TRUE(timer.should_trigger_for_step(0));
+  timer.update_last_triggered_step(0);
+  EXPECT_FALSE(timer.should_trigger_for_step(1000));
+}
+
+TEST(MonitoredTrainingSessionTest, CheckpointSecsAndStepsTogetherAreRefused) {
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  Model m;
+  // TensorFlow passes both to CheckpointSaverHook, whose timer refuses them.
+  EXPECT_EQ(
+      tf::testing::InvalidArgumentText([] {
+        tf::train::MonitoredTrainingSession({.checkpoint_dir = "/tmp/unused",
+                                             .save_checkpoint_secs = 10,
+                                             .save_checkpoint_steps = 10});
+      }),
+      "Can not provide both every_secs and every_steps.");
+}
+
 // In one process (target ""): the chief's hooks, the stop and the end save.
 TEST(MonitoredTrainingSessionTest, StopsAtLastStepSavingEveryTwoSteps) {
   tf::Graph graph;
