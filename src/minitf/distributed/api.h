@@ -22,8 +22,10 @@
 //       {.worker_device = "/job:worker/task:0", .cluster = cluster}));
 #pragma once
 
+#include "minitf/distributed/basic_session_run_hooks.h"
 #include "minitf/distributed/cluster_spec.h"
 #include "minitf/distributed/coordinator.h"
+#include "minitf/distributed/monitored_session.h"
 #include "minitf/distributed/replica_device_setter.h"
 #include "minitf/distributed/server.h"
 #include "minitf/distributed/session_run_hook.h"

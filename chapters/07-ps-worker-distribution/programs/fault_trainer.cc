@@ -1,0 +1,157 @@
+// A small asynchronous trainer for the fault tests (chapter 7, §6): one ps
+// and N workers, each a process of this program, training with
+// MonitoredTrainingSession until global_step reaches --last_step. The chief
+// (worker 0) saves a checkpoint every --save_checkpoint_steps steps into
+// --checkpoint_dir. A test driver (tests/distributed/fault_test.sh) kills
+// and restarts these processes and reads what they print:
+//
+//   session ready: global_step=<g> t_ms=<epoch ms>   each (re)made session
+//   step: global_step=<g> t_ms=<epoch ms>            each step of this task
+//   done: global_step=<g> count=<c> recoveries=<r>   at the end
+//
+// `count` is a second variable on the ps that every step adds 1 to, in the
+// same step as global_step: after any fault and recovery the two must still
+// agree, or a step was lost from one and not the other, or counted twice.
+//
+//   fault_trainer --job_name=ps --task_index=0 --ps_hosts=localhost:2222
+//       --worker_hosts=localhost:2223,localhost:2224     (one line)
+//   fault_trainer --job_name=worker --task_index=0 ...
+//       --checkpoint_dir=/tmp/ckpt --last_step=600       (one line)
+#include <minitf/minitf.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tf = minitf;
+
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// "--name=value" arguments, by name.
+std::map<std::string, std::string> Args(int argc, char** argv) {
+  std::map<std::string, std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    const size_t eq = a.find('=');
+    if (a.starts_with("--") && eq != std::string::npos) {
+      args[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    } else {
+      std::fprintf(stderr, "Not a --name=value argument: %s\n", a.c_str());
+      std::exit(2);
+    }
+  }
+  return args;
+}
+
+std::vector<std::string> Hosts(const std::string& list) {
+  std::vector<std::string> hosts;
+  std::stringstream in(list);
+  for (std::string h; std::getline(in, h, ',');) hosts.push_back(h);
+  return hosts;
+}
+
+// Prints the step each (re)made session starts from.
+class ReportSessions : public tf::train::SessionRunHook {
+ public:
+  explicit ReportSessions(tf::Variable step) : step_(step) {}
+  void after_create_session(tf::Session* session,
+                            tf::train::Coordinator*) override {
+    std::printf("session ready: global_step=%lld t_ms=%lld\n",
+                static_cast<long long>(session->run(step_).scalar<int64_t>()),
+                static_cast<long long>(NowMs()));
+    std::fflush(stdout);
+  }
+
+ private:
+  tf::Variable step_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = Args(argc, argv);
+  auto get = [&](const std::string& name, const std::string& fallback) {
+    auto it = args.find(name);
+    return it == args.end() ? fallback : it->second;
+  };
+  const std::string job = get("job_name", "");
+  const int task = std::stoi(get("task_index", "0"));
+  tf::train::ClusterSpec cluster({{"ps", Hosts(get("ps_hosts", ""))},
+                                  {"worker", Hosts(get("worker_hosts", ""))}});
+  // --bind_host=0.0.0.0 where the tasks are in different network
+  // namespaces (the partition test).
+  tf::train::Server server(
+      cluster, job, task, tf::ConfigProto{},
+      tf::train::ServerOptions{.bind_host = get("bind_host", "localhost")});
+  if (job == "ps") {
+    server.join();  // until the driver kills it
+    return 0;
+  }
+
+  // --8<-- [start:model]
+  tf::Variable w, count, global_step;
+  {
+    tf::device_scope on("/job:ps/task:0");
+    w = tf::Variable(tf::zeros({4}), "w");
+    count = tf::Variable(tf::Tensor(int64_t{0}), "count", false);
+    global_step = tf::Variable(tf::Tensor(int64_t{0}), "global_step", false);
+  }
+  tf::Operation train_op;
+  {
+    tf::device_scope on("/job:worker/task:" + std::to_string(task));
+    tf::Output target = tf::constant(tf::Tensor({1.f, 2.f, 3.f, 4.f}));
+    tf::Output loss = tf::reduce_sum(tf::square(w - target));
+    tf::Operation minimize =
+        tf::train::GradientDescentOptimizer(0.01).minimize(loss, &global_step);
+    // One step moves global_step and count together.
+    tf::control_dependencies after({minimize});
+    train_op =
+        count.assign_add(tf::constant(tf::Tensor(int64_t{1})), true).op();
+  }
+  // --8<-- [end:model]
+
+  tf::ConfigProto config;
+  // A step that waits on a dead task ends, rather than waiting for ever.
+  config.operation_timeout_in_ms = 10000;
+  const int step_sleep_ms = std::stoi(get("step_sleep_ms", "20"));
+  // --8<-- [start:loop]
+  auto sess = tf::train::MonitoredTrainingSession(
+      {.master = server.target(),
+       .is_chief = task == 0,
+       .checkpoint_dir = get("checkpoint_dir", ""),
+       .hooks = {std::make_shared<tf::train::StopAtStepHook>(
+                     tf::train::StopAtStepHook::LastStep(
+                         std::stoll(get("last_step", "600")))),
+                 std::make_shared<ReportSessions>(global_step)},
+       .save_summaries_steps = 0,
+       .config = config,
+       .log_step_count_steps = 100,
+       .save_checkpoint_steps = std::stoll(get("save_checkpoint_steps", "50")),
+       .recovery_wait_secs = 0.2});
+  while (!sess->should_stop()) {
+    auto r = sess->run({train_op, global_step});
+    std::printf("step: global_step=%lld t_ms=%lld\n",
+                static_cast<long long>(r[1].scalar<int64_t>()),
+                static_cast<long long>(NowMs()));
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::milliseconds(step_sleep_ms));
+  }
+  // --8<-- [end:loop]
+  auto final_values = sess->session()->run({global_step, count});
+  std::printf("done: global_step=%lld count=%lld recoveries=%d\n",
+              static_cast<long long>(final_values[0].scalar<int64_t>()),
+              static_cast<long long>(final_values[1].scalar<int64_t>()),
+              sess->recoveries());
+  sess->close();
+  return 0;
+}
