@@ -377,9 +377,7 @@ TEST_F(RestartTest, ARestartedTaskForgetsItsSessionsAndGraphs) {
   std::string text =
       tf::testing::ErrorText<tf::errors::AbortedError>([&] { sess.run(m.w); });
   EXPECT_TRUE(text.starts_with("Session handle is not found: ")) << text;
-  EXPECT_TRUE(text.ends_with(
-      ". Possibly this worker (\"/job:ps/replica:0/task:0\") just restarted."))
-      << text;
+  EXPECT_TRUE(text.ends_with(". Possibly this worker just restarted.")) << text;
 }
 // --8<-- [end:restart_texts]
 

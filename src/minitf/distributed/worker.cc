@@ -71,8 +71,7 @@ Status Worker::CheckSession(const std::string& handle, bool created) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (sessions_.count(handle) == 0) {
     return errors::Aborted("Session handle is not found: ", handle,
-                           ". Possibly this worker (\"", task_,
-                           "\") just restarted.");
+                           ". Possibly this worker just restarted.");
   }
   return Status::OK();
 }

@@ -64,8 +64,8 @@ class Worker {
   /// Imports this task's part of a graph (every node with a full device
   /// name of this task), cuts it by device and builds the executors.
   /// Errors: Aborted "Session handle is not found: <h>. Possibly this worker
-  /// (\"<task>\") just restarted." for an unknown session (when the request
-  /// says it was created); InvalidArgument for a graph that does not import, or a node
+  /// just restarted." for an unknown session (when the request says it was
+  /// created); InvalidArgument for a graph that does not import, or a node
   /// on a device this task does not have.
   Status RegisterGraph(const proto::RegisterGraphRequest& request,
                        proto::RegisterGraphResponse* response);
