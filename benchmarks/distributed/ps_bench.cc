@@ -13,12 +13,14 @@
 // bytes. Best of several runs each, the runs of a size taken in turn; ratios
 // are raw time / minitf time (1.0: as fast as raw gRPC). The same two steps
 // in one process (no transfer) are timed beside them: their arithmetic.
+// "faults" and "raw flt" are the process's page faults per run of each.
 //
 //   ps_bench [--reps=5] [--mib=4 --mib=64]   (the sizes; these by default)
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <minitf/minitf.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <climits>
@@ -112,18 +114,35 @@ struct Steps {
   tf::Operation init;
 };
 
-// The best time of each of `fns`, in seconds, over `reps` rounds that run
-// every one once in turn: a load on the machine that comes and goes slows
-// them alike, so their ratios stay fair.
-std::vector<double> BestOfInterleaved(
+// What BestOfInterleaved measures of one function.
+struct Timing {
+  double best_seconds = 1e30;
+  // Page faults of the process per run, all threads together: the pages a
+  // run touches for the first time (fresh memory the system maps and zeroes).
+  double faults = 0;
+};
+
+int64_t MinorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// The timing of each of `fns` over `reps` rounds that run every one once in
+// turn: a load on the machine that comes and goes slows them alike, so their
+// ratios stay fair.
+std::vector<Timing> BestOfInterleaved(
     int reps, const std::vector<std::function<void()>>& fns) {
-  std::vector<double> best(fns.size(), 1e30);
+  std::vector<Timing> out(fns.size());
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < fns.size(); ++i) {
-      best[i] = std::min(best[i], tf::bench::BestSeconds(1, fns[i]));
+      const int64_t faults = MinorFaults();
+      out[i].best_seconds =
+          std::min(out[i].best_seconds, tf::bench::BestSeconds(1, fns[i]));
+      out[i].faults += static_cast<double>(MinorFaults() - faults) / reps;
     }
   }
-  return best;
+  return out;
 }
 
 // One raw unary call, waited for; a failure ends the benchmark.
@@ -180,8 +199,9 @@ int main(int argc, char** argv) {
   tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
   tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
 
-  std::printf("%-14s %6s %11s %11s %12s %8s\n", "transfer", "MiB", "minitf ms",
-              "1-proc ms", "raw gRPC ms", "ratio");
+  std::printf("%-14s %5s %10s %10s %12s %7s %9s %9s\n", "transfer", "MiB",
+              "minitf ms", "1-proc ms", "raw gRPC ms", "ratio", "faults",
+              "raw flt");
   for (size_t bytes : sizes) {
     // The steps on the cluster, and the same steps in one process: the
     // time of their arithmetic and of a step, without a transfer.
@@ -203,21 +223,21 @@ int main(int argc, char** argv) {
     grpc::Slice body(push_bytes.data(), bytes, grpc::Slice::STATIC_SLICE);
     grpc::ByteBuffer push_request(&body, 1);
     RawCall(raw, "/raw/Pull", pull_request);
-    const std::vector<double> best = BestOfInterleaved(
-        reps,
-        {[&] { sess.run(steps.pull); },  //
-         [&] { sess.run(steps.push); }, [&] { local.run(local_steps.pull); },
-         [&] { local.run(local_steps.push); },
-         [&] { RawCall(raw, "/raw/Pull", pull_request); },
-         [&] { RawCall(raw, "/raw/Push", push_request); }});
-    const double pull = best[0], push = best[1];
-    const double local_pull = best[2], local_push = best[3];
-    const double raw_pull = best[4], raw_push = best[5];
-    const double mib = static_cast<double>(bytes) / kMiB;
-    std::printf("%-14s %6.0f %11.2f %11.2f %12.2f %8.2f\n", "pull (ps->w)", mib,
-                pull * 1e3, local_pull * 1e3, raw_pull * 1e3, raw_pull / pull);
-    std::printf("%-14s %6.0f %11.2f %11.2f %12.2f %8.2f\n", "push (w->ps)", mib,
-                push * 1e3, local_push * 1e3, raw_push * 1e3, raw_push / push);
+    const std::vector<Timing> t = BestOfInterleaved(
+        reps, {[&] { sess.run(steps.pull); },  //
+               [&] { local.run(local_steps.pull); },
+               [&] { RawCall(raw, "/raw/Pull", pull_request); },
+               [&] { sess.run(steps.push); },  //
+               [&] { local.run(local_steps.push); },
+               [&] { RawCall(raw, "/raw/Push", push_request); }});
+    for (int i : {0, 3}) {
+      std::printf("%-14s %5zu %10.2f %10.2f %12.2f %7.2f %9.0f %9.0f\n",
+                  i == 0 ? "pull (ps->w)" : "push (w->ps)", bytes / kMiB,
+                  t[i].best_seconds * 1e3, t[i + 1].best_seconds * 1e3,
+                  t[i + 2].best_seconds * 1e3,
+                  t[i + 2].best_seconds / t[i].best_seconds, t[i].faults,
+                  t[i + 2].faults);
+    }
   }
 
   // Latency: a trivial step against a raw round trip of nothing.
