@@ -54,6 +54,15 @@ constexpr uint32_t kContentTag =
 // tensor's buffer that the slice held.
 void ReleaseTensor(void* tensor) { delete static_cast<Tensor*>(tensor); }
 
+// The length of a string or message field, which a message of at most
+// 2 GiB bounds; false past that (or past the end).
+bool ReadLength(CodedInputStream* in, int* length) {
+  uint64_t n = 0;
+  if (!in->ReadVarint64(&n) || n > INT_MAX) return false;
+  *length = static_cast<int>(n);
+  return true;
+}
+
 // The dtype and the fully defined shape that a TensorProto's dtype field
 // and tensor_shape bytes give; false when they are not valid ones.
 bool ReadSkeleton(uint32_t dtype_number, const std::string& shape_bytes,
@@ -72,7 +81,7 @@ bool ReadSkeleton(uint32_t dtype_number, const std::string& shape_bytes,
 // writes (dtype, shape, then tensor_content) into `value`. False, with the
 // stream in any state, for anything else, including a tensor that does not
 // match its shape: the ordinary parse then says what is wrong.
-bool ReadTensorFast(CodedInputStream* in, uint32_t length, Allocator* allocator,
+bool ReadTensorFast(CodedInputStream* in, int length, Allocator* allocator,
                     Tensor* value) {
   const CodedInputStream::Limit limit = in->PushLimit(length);
   uint32_t dtype_number = 0;
@@ -85,8 +94,8 @@ bool ReadTensorFast(CodedInputStream* in, uint32_t length, Allocator* allocator,
     if (tag == kDtypeTag && !has_shape) {
       if (!in->ReadVarint32(&dtype_number)) return false;
     } else if (tag == kShapeTag && !has_shape) {
-      uint32_t size = 0;
-      if (!in->ReadVarint32(&size) || !in->ReadString(&shape_bytes, size)) {
+      int size = 0;
+      if (!ReadLength(in, &size) || !in->ReadString(&shape_bytes, size)) {
         return false;
       }
       has_shape = true;
@@ -95,18 +104,16 @@ bool ReadTensorFast(CodedInputStream* in, uint32_t length, Allocator* allocator,
       if (!in->ReadVarint32(&unused)) return false;
     } else if (tag == kContentTag && has_shape && !has_content) {
       // --8<-- [start:read_content]
-      uint32_t size = 0;
+      int size = 0;
       if (!ReadSkeleton(dtype_number, shape_bytes, &dtype, &shape) ||
-          !in->ReadVarint32(&size) || size > INT_MAX ||
-          static_cast<int64_t>(size) !=
-              shape.num_elements() * DataTypeSize(dtype)) {
+          !ReadLength(in, &size) ||
+          size != shape.num_elements() * DataTypeSize(dtype)) {
         return false;
       }
       StatusOr<Tensor> tensor = Tensor::Allocate(dtype, shape, allocator);
       if (!tensor.ok()) return false;
       // The one copy of the transfer: from gRPC's slices into the tensor.
-      if (size > 0 &&
-          !in->ReadRaw(tensor->raw_data(), static_cast<int>(size))) {
+      if (size > 0 && !in->ReadRaw(tensor->raw_data(), size)) {
         return false;
       }
       // --8<-- [end:read_content]
@@ -114,7 +121,7 @@ bool ReadTensorFast(CodedInputStream* in, uint32_t length, Allocator* allocator,
         // Any byte but 0 and 1 would be an invalid bool to read; as bytes
         // they may be anything on the wire (TensorFromProto's rule).
         auto* bytes = static_cast<unsigned char*>(tensor->raw_data());
-        for (uint32_t i = 0; i < size; ++i) bytes[i] = bytes[i] != 0;
+        for (int i = 0; i < size; ++i) bytes[i] = bytes[i] != 0;
       }
       *value = std::move(tensor).value();
       has_content = true;
@@ -156,8 +163,8 @@ bool DecodeFast(grpc::ByteBuffer* in, Allocator* allocator, Tensor* value,
   for (uint32_t tag = stream.ReadTag(); tag != 0; tag = stream.ReadTag()) {
     uint64_t number = 0;
     if (tag == kResponseTensorTag && !has_tensor) {
-      uint32_t length = 0;
-      if (!stream.ReadVarint32(&length) ||
+      int length = 0;
+      if (!ReadLength(&stream, &length) ||
           !ReadTensorFast(&stream, length, allocator, &tensor)) {
         return false;
       }
