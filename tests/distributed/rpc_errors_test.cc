@@ -172,6 +172,35 @@ TEST_F(RpcErrorsTest, RecvTensorForAStepThatIsGoneIsAborted) {
   EXPECT_EQ(s.error_message(), "Cleanup 42");
 }
 
+// A caller that gives up on a RecvTensor (its deadline passes) ends the
+// step's wait on the task, as TensorFlow aborts the step: the next call for
+// the step is answered at once with the reason, instead of waiting for a
+// value the step will not send. The server then stops with nothing pending.
+TEST_F(RpcErrorsTest, ACancelledRecvTensorEndsTheStepsWait) {
+  const tf::proto::DeviceAttributes cpu = Cpu();
+  const std::string key = tf::Rendezvous::CreateKey(
+      cpu.name(), cpu.incarnation(), cpu.name(), "never_sent:0", {});
+  tf::proto::RecvTensorRequest request;
+  request.set_step_id(7);
+  request.set_rendezvous_key(key);
+  auto call = [&](std::chrono::milliseconds deadline) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + deadline);
+    tf::proto::RecvTensorResponse response;
+    return worker_->RecvTensor(&context, request, &response);
+  };
+  EXPECT_EQ(call(std::chrono::milliseconds(200)).error_code(),
+            grpc::StatusCode::DEADLINE_EXCEEDED);
+  // The task learns of the cancellation a moment after the caller.
+  grpc::Status s = call(std::chrono::milliseconds(200));
+  for (int i = 0; i < 50 && s.error_code() != grpc::StatusCode::CANCELLED;
+       ++i) {
+    s = call(std::chrono::milliseconds(200));
+  }
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(s.error_message(), "RecvTensor cancelled");
+}
+
 TEST_F(RpcErrorsTest, AGraphThatDoesNotImportIsInvalid) {
   grpc::ClientContext context;
   SetDeadline(&context);

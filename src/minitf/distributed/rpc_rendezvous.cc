@@ -1,18 +1,30 @@
 #include "minitf/distributed/rpc_rendezvous.h"
 
+#include <grpcpp/generic/generic_stub.h>
+
 #include <chrono>
 
 #include "minitf/device/device_context.h"
 #include "minitf/distributed/proto_convert.h"
-#include "minitf/graph/proto_convert.h"
+#include "minitf/distributed/tensor_coding.h"
 
 namespace minitf {
 
+namespace {
+// The method's full name, which the raw call must spell out: the generated
+// stub's RecvTensor would parse the answer into a RecvTensorResponse
+// message, copying the tensor's bytes into tensor_content.
+constexpr char kRecvTensorMethod[] = "/tensorflow.WorkerService/RecvTensor";
+}  // namespace
+
 /// One RecvTensor call in flight: what gRPC fills while it runs.
 struct RpcRendezvous::Call {
+  explicit Call(std::shared_ptr<grpc::Channel> channel)
+      : stub(std::move(channel)) {}
+  grpc::GenericStub stub;
   grpc::ClientContext context;
-  proto::RecvTensorRequest request;
-  proto::RecvTensorResponse response;
+  grpc::ByteBuffer request;
+  grpc::ByteBuffer response;  // a RecvTensorResponse, as gRPC received it
 };
 
 RpcRendezvous::RpcRendezvous(int64_t step_id, std::string local_task,
@@ -60,17 +72,23 @@ void RpcRendezvous::RecvLocalAsync(const ParsedKey& key, DoneCallback done) {
 void RpcRendezvous::RecvRemote(const ParsedKey& key, const Args& recv_args,
                                DoneCallback done) {
   StatusOr<std::string> src_task = TaskOfDevice(key.src_device);
-  StatusOr<tensorflow::WorkerService::Stub*> stub =
+  StatusOr<std::shared_ptr<grpc::Channel>> channel =
       src_task.ok()
-          ? workers_->GetStub(*src_task)
-          : StatusOr<tensorflow::WorkerService::Stub*>(src_task.status());
-  if (!stub.ok()) {
-    done(stub.status(), Args{}, recv_args, Tensor(), false);
+          ? workers_->GetChannel(*src_task)
+          : StatusOr<std::shared_ptr<grpc::Channel>>(src_task.status());
+  if (!channel.ok()) {
+    done(channel.status(), Args{}, recv_args, Tensor(), false);
     return;
   }
-  auto* call = new Call;
-  call->request.set_step_id(step_id_);
-  call->request.set_rendezvous_key(key.full_key);
+  auto* call = new Call(std::move(channel).value());
+  proto::RecvTensorRequest request;
+  request.set_step_id(step_id_);
+  request.set_rendezvous_key(key.full_key);
+  bool own_buffer = false;
+  grpc::Status serialized =
+      grpc::SerializationTraits<proto::RecvTensorRequest>::Serialize(
+          request, &call->request, &own_buffer);
+  MINITF_CHECK(serialized.ok());  // a message this small always serializes
   if (rpc_timeout_ms_ > 0) {
     call->context.set_deadline(std::chrono::system_clock::now() +
                                std::chrono::milliseconds(rpc_timeout_ms_));
@@ -85,20 +103,18 @@ void RpcRendezvous::RecvRemote(const ParsedKey& key, const Args& recv_args,
     }
     calls_.insert(call);
   }
-  (*stub)->async()->RecvTensor(
-      &call->context, &call->request, &call->response,
+  call->stub.UnaryCall(
+      &call->context, kRecvTensorMethod, grpc::StubOptions(), &call->request,
+      &call->response,
       [this, call, host = host_, name = std::string(key.edge_name), recv_args,
        done = std::move(done)](grpc::Status rpc_status) {
         Status status = FromGrpcStatus(rpc_status);
         Tensor value;
-        const bool is_dead = call->response.is_dead();
-        if (status.ok() && !is_dead) {
-          StatusOr<Tensor> parsed = TensorFromProto(call->response.tensor());
-          if (parsed.ok()) {
-            value = std::move(parsed).value();
-          } else {
-            status = parsed.status();
-          }
+        bool is_dead = false;
+        if (status.ok()) {
+          // Straight from gRPC's slices into a tensor in host memory.
+          status = DecodeRecvTensorResponse(
+              &call->response, host->kernel_allocator(), &value, &is_dead);
         }
         {
           std::lock_guard<std::mutex> lock(mu_);

@@ -16,6 +16,8 @@
 // one whose key names another task's device makes a RecvTensor call to that
 // task, whose worker service waits in *its* step's table for the value and
 // answers with it. The executor does not change: it sees one Rendezvous.
+// The answer's bytes are the tensor's own buffer on the sending side and are
+// copied once, into the received tensor, on this one (tensor_coding.h).
 //
 // Every task keeps one RpcRendezvous per step, by step id, in its
 // RendezvousMgr: a RecvTensor may arrive before the task's own RunGraph of

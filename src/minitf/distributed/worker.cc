@@ -1,6 +1,7 @@
 #include "minitf/distributed/worker.h"
 
 #include <chrono>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -16,18 +17,15 @@ namespace minitf {
 
 namespace {
 
-// The value a _Send left under `key`, as a message. A variable sent before it
-// was initialized holds no value: chapter 3's error, the tensor named as
-// TensorFlow names an input ("v", "split:1"), which a worker that waits for
-// the chief to initialize the variables recognises.
-Status SentValueToProto(const Rendezvous::ParsedKey& key, const Tensor& value,
-                        proto::TensorProto* out) {
-  if (!value.IsInitialized()) {
-    std::string_view tensor = key.edge_name;
-    if (tensor.ends_with(":0")) tensor.remove_suffix(2);
-    return UninitializedValueError(tensor);
-  }
-  return TensorToProto(value, out);
+// Whether the value a _Send left under `key` may be sent on. A variable
+// sent before it was initialized holds no value: chapter 3's error, the
+// tensor named as TensorFlow names an input ("v", "split:1"), which a
+// worker that waits for the chief to initialize the variables recognises.
+Status CheckSentValue(const Rendezvous::ParsedKey& key, const Tensor& value) {
+  if (value.IsInitialized()) return Status::OK();
+  std::string_view tensor = key.edge_name;
+  if (tensor.ends_with(":0")) tensor.remove_suffix(2);
+  return UninitializedValueError(tensor);
 }
 
 }  // namespace
@@ -228,7 +226,8 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
     TF_RETURN_IF_ERROR(rendezvous->Recv(key, {host}, &value, &is_dead));
     proto::NamedTensorProto* out = response->add_recv();
     out->set_name(name);
-    TF_RETURN_IF_ERROR(SentValueToProto(key, value, out->mutable_tensor()));
+    TF_RETURN_IF_ERROR(CheckSentValue(key, value));
+    TF_RETURN_IF_ERROR(TensorToProto(value, out->mutable_tensor()));
   }
   return Status::OK();
 }
@@ -253,59 +252,49 @@ Status Worker::CleanupAll(const proto::CleanupAllRequest& request) {
 }
 
 // --8<-- [start:recv_tensor]
-Status Worker::RecvTensor(const proto::RecvTensorRequest& request,
-                          proto::RecvTensorResponse* response,
-                          const std::function<bool()>& cancelled) {
-  TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key,
-                      Rendezvous::ParseKey(request.rendezvous_key()));
-  RpcTraceScope trace("RecvTensor", std::string(key.dst_device), task_,
-                      request.step_id(), std::string(key.edge_name));
-  StatusOr<Device*> src = devices_->LookupDevice(key.src_device);
-  if (!src.ok() || *TaskOfDevice(key.src_device) != task_) {
-    return errors::InvalidArgument("Invalid rendezvous key (src): ",
-                                   request.rendezvous_key(), " @ ", task_);
+void Worker::RecvTensorAsync(const proto::RecvTensorRequest& request,
+                             RecvTensorCallback done) {
+  StatusOr<Rendezvous::ParsedKey> key =
+      Rendezvous::ParseKey(request.rendezvous_key());
+  if (!key.ok()) return done(key.status(), Tensor(), false);
+  // Recorded from here until the value is handed to `done` (rpc_trace.h).
+  auto trace = std::make_shared<RpcTraceScope>(
+      "RecvTensor", std::string(key->dst_device), task_, request.step_id(),
+      std::string(key->edge_name));
+  StatusOr<Device*> src = devices_->LookupDevice(key->src_device);
+  if (!src.ok() || *TaskOfDevice(key->src_device) != task_) {
+    return done(errors::InvalidArgument("Invalid rendezvous key (src): ",
+                                        request.rendezvous_key(), " @ ", task_),
+                Tensor(), false);
   }
   const uint64_t incarnation = (*src)->attributes().incarnation;
-  if (key.src_incarnation != incarnation) {
-    return errors::Aborted(
-        "RecvTensor expects a different device incarnation: ",
-        key.src_incarnation, " vs. ", incarnation, ". Your worker job (\"",
-        task_,
-        "\") was probably restarted. Check your worker job for the reason why "
-        "it was restarted.");
+  if (key->src_incarnation != incarnation) {
+    return done(
+        errors::Aborted(
+            "RecvTensor expects a different device incarnation: ",
+            key->src_incarnation, " vs. ", incarnation, ". Your worker job (\"",
+            task_,
+            "\") was probably restarted. Check your worker job for the reason "
+            "why it was restarted."),
+        Tensor(), false);
   }
-  std::shared_ptr<RpcRendezvous> rendezvous =
-      rendezvous_.Find(request.step_id());
-  struct Result {
-    Notification done;
-    Status status;
-    Tensor value;
-    bool is_dead = false;
-  };
-  auto result = std::make_shared<Result>();
-  rendezvous->RecvLocalAsync(
-      key, [result](const Status& s, const Rendezvous::Args&,
-                    const Rendezvous::Args&, const Tensor& v, bool dead) {
-        result->status = s;
-        result->value = v;
-        result->is_dead = dead;
-        result->done.Notify();
-      });
-  while (!result->done.WaitForNotificationWithTimeout(
-      std::chrono::milliseconds(100))) {
-    if (cancelled()) {
-      // The caller gave up: take the waiter out by ending its wait.
-      rendezvous->StartAbort(errors::Cancelled("RecvTensor cancelled"));
-    }
-  }
-  TF_RETURN_IF_ERROR(result->status);
-  response->set_is_dead(result->is_dead);
-  if (!result->is_dead) {
-    TF_RETURN_IF_ERROR(
-        SentValueToProto(key, result->value, response->mutable_tensor()));
-  }
-  return Status::OK();
+  rendezvous_.Find(request.step_id())
+      ->RecvLocalAsync(
+          *key,
+          [key = *key, done = std::move(done), trace = std::move(trace)](
+              const Status& s, const Rendezvous::Args&, const Rendezvous::Args&,
+              const Tensor& value, bool dead) mutable {
+            Status status = s;
+            if (status.ok() && !dead) status = CheckSentValue(key, value);
+            trace.reset();
+            done(status, value, dead);
+          });
 }
 // --8<-- [end:recv_tensor]
+
+void Worker::CancelRecvTensor(int64_t step_id) {
+  rendezvous_.Find(step_id)->StartAbort(
+      errors::Cancelled("RecvTensor cancelled"));
+}
 
 }  // namespace minitf

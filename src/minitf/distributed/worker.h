@@ -82,15 +82,25 @@ class Worker {
   /// Reset: frees the variables of `request.container` (all of them when
   /// none is named) on every device, and ends every step.
   Status CleanupAll(const proto::CleanupAllRequest& request);
-  /// Answers with the value the step sent under the key, once it is sent.
-  /// Blocks until then, until the step ends (Aborted "Cleanup <id>"), or
-  /// until `cancelled()` (the caller gave up). Errors: InvalidArgument for a
-  /// malformed key or one whose source is not a device of this task;
-  /// Aborted "RecvTensor expects a different device incarnation: ..." when
-  /// the key was made for an earlier incarnation of the device.
-  Status RecvTensor(const proto::RecvTensorRequest& request,
-                    proto::RecvTensorResponse* response,
-                    const std::function<bool()>& cancelled);
+  /// What a RecvTensor answers: the value, or that the sending node did
+  /// not run (is_dead), or the error.
+  using RecvTensorCallback = std::function<void(
+      const Status& status, const Tensor& value, bool is_dead)>;
+  /// Calls `done` with the value the step sent under the key, in host
+  /// memory, once it is sent; or when the step ends first (Aborted "Cleanup
+  /// <id>"), or the wait is cancelled (CancelRecvTensor). `done` is called
+  /// exactly once, on any thread, possibly before this returns. Errors:
+  /// InvalidArgument for a malformed key or one whose source is not a
+  /// device of this task; Aborted "RecvTensor expects a different device
+  /// incarnation: ..." when the key was made for an earlier incarnation of
+  /// the device; FailedPrecondition for a variable sent before it was
+  /// initialized.
+  void RecvTensorAsync(const proto::RecvTensorRequest& request,
+                       RecvTensorCallback done);
+  /// The caller of a RecvTensor for step `step_id` gave up: ends what the
+  /// step still waits for with Cancelled "RecvTensor cancelled", as
+  /// TensorFlow aborts the step, rather than keep a waiter nobody answers.
+  void CancelRecvTensor(int64_t step_id);
 
   /// The variables of `device`, a device of this task.
   ResourceMgr* resource_manager(const Device* device) const;

@@ -75,15 +75,27 @@ StatusOr<std::string> WorkerCache::Address(const std::string& task) const {
   return errors::InvalidArgument("Invalid target: ", task);
 }
 
-StatusOr<tensorflow::WorkerService::Stub*> WorkerCache::GetStub(
-    const std::string& task) {
+StatusOr<WorkerCache::Peer*> WorkerCache::GetPeer(const std::string& task) {
   TF_ASSIGN_OR_RETURN(std::string address, Address(task));
   std::lock_guard<std::mutex> lock(stubs_mu_);
-  std::unique_ptr<tensorflow::WorkerService::Stub>& stub = stubs_[task];
-  if (stub == nullptr) {
-    stub = tensorflow::WorkerService::NewStub(NewChannel(address));
+  Peer& peer = stubs_[task];
+  if (peer.stub == nullptr) {
+    peer.channel = NewChannel(address);
+    peer.stub = tensorflow::WorkerService::NewStub(peer.channel);
   }
-  return stub.get();
+  return &peer;
+}
+
+StatusOr<tensorflow::WorkerService::Stub*> WorkerCache::GetStub(
+    const std::string& task) {
+  TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
+  return peer->stub.get();
+}
+
+StatusOr<std::shared_ptr<grpc::Channel>> WorkerCache::GetChannel(
+    const std::string& task) {
+  TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
+  return peer->channel;
 }
 
 }  // namespace minitf

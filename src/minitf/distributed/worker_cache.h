@@ -52,6 +52,9 @@ class WorkerCache {
   /// The stub of `task`; InvalidArgument "Invalid target: <task>" for a task
   /// not in the cluster. The stub lives as long as the cache.
   StatusOr<tensorflow::WorkerService::Stub*> GetStub(const std::string& task);
+  /// The channel GetStub's stub of `task` uses, for calls made with raw
+  /// bytes (RpcRendezvous's RecvTensor); errors as GetStub's.
+  StatusOr<std::shared_ptr<grpc::Channel>> GetChannel(const std::string& task);
 
   const std::string& local_task() const { return local_task_; }
   /// The port the local task listens on, once its server has bound one.
@@ -63,9 +66,15 @@ class WorkerCache {
   const std::string local_task_;
   mutable std::mutex mu_;
   int local_port_;  // guarded by mu_
+  struct Peer {
+    std::shared_ptr<grpc::Channel> channel;
+    std::unique_ptr<tensorflow::WorkerService::Stub> stub;
+  };
+  // The peer of `task`, made on first use.
+  StatusOr<Peer*> GetPeer(const std::string& task);
+
   std::mutex stubs_mu_;
-  std::map<std::string, std::unique_ptr<tensorflow::WorkerService::Stub>>
-      stubs_;  // guarded by stubs_mu_
+  std::map<std::string, Peer> stubs_;  // guarded by stubs_mu_
 };
 
 /// The channel arguments minitf's clients use: no limit on message size (a

@@ -1,6 +1,9 @@
 #include "minitf/distributed/worker_service.h"
 
+#include <mutex>
+
 #include "minitf/distributed/proto_convert.h"
+#include "minitf/distributed/tensor_coding.h"
 
 namespace minitf {
 
@@ -56,11 +59,65 @@ grpc::Status WorkerServiceImpl::CleanupAll(
   return ToGrpcStatus(worker_->CleanupAll(*request));
 }
 
-grpc::Status WorkerServiceImpl::RecvTensor(
-    grpc::ServerContext* context, const proto::RecvTensorRequest* request,
-    proto::RecvTensorResponse* response) {
-  return ToGrpcStatus(worker_->RecvTensor(
-      *request, response, [context] { return context->IsCancelled(); }));
+namespace {
+
+// One RecvTensor call: finished once, when the worker answers; a
+// cancellation that comes before then ends the step's wait, so that the
+// answer comes at once.
+class RecvTensorReactor final : public grpc::ServerUnaryReactor {
+ public:
+  RecvTensorReactor(Worker* worker, int64_t step_id)
+      : worker_(worker), step_id_(step_id) {}
+
+  void Answer(const Status& status) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      answered_ = true;
+    }
+    Finish(ToGrpcStatus(status));
+  }
+  void OnCancel() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (answered_) return;
+    }
+    worker_->CancelRecvTensor(step_id_);
+  }
+  void OnDone() override { delete this; }
+
+ private:
+  Worker* const worker_;
+  const int64_t step_id_;
+  std::mutex mu_;
+  bool answered_ = false;  // guarded by mu_
+};
+
+}  // namespace
+
+// --8<-- [start:recv_tensor_service]
+grpc::ServerUnaryReactor* WorkerServiceImpl::RecvTensor(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+    grpc::ByteBuffer* response) {
+  proto::RecvTensorRequest parsed;
+  grpc::ByteBuffer body(*request);  // shares the slices; the reader needs it
+  grpc::Status valid =
+      grpc::SerializationTraits<proto::RecvTensorRequest>::Deserialize(&body,
+                                                                       &parsed);
+  if (!valid.ok()) {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(valid);
+    return reactor;
+  }
+  auto* reactor = new RecvTensorReactor(worker_, parsed.step_id());
+  worker_->RecvTensorAsync(
+      parsed, [reactor, response](const Status& status, const Tensor& value,
+                                  bool is_dead) {
+        reactor->Answer(status.ok()
+                            ? EncodeRecvTensorResponse(value, is_dead, response)
+                            : status);
+      });
+  return reactor;
 }
+// --8<-- [end:recv_tensor_service]
 
 }  // namespace minitf

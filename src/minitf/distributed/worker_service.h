@@ -7,6 +7,24 @@
 // (RecvTensor). Each method turns the call into the Worker's and its Status
 // into gRPC's, code for code.
 //
+// RecvTensor alone is served from raw bytes. Its answer is usually one large
+// tensor, and a generated method would make gRPC serialize a
+// RecvTensorResponse message, so the tensor's bytes would first be copied
+// into that message (tensor_content) and then again into gRPC's buffer.
+// Instead the service answers with a grpc::ByteBuffer that
+// EncodeRecvTensorResponse (tensor_coding.h) makes from the tensor's own
+// buffer, and the bytes go from there to the socket. gRPC offers two ways to
+// give a method such bytes: a SerializationTraits specialisation for a type
+// of one's own (TensorFlow's way, with a hand-written service), or a raw
+// method, whose request and response are ByteBuffers. This file takes the
+// second: the generated WithRawCallbackMethod_RecvTensor turns just that
+// method of the generated service into a raw one, so the other eight keep
+// their generated, typed signatures and the one method that works with
+// bytes says so in its own signature, with no trait specialised elsewhere
+// that silently changes how a message type is sent. A raw method is also a
+// callback method: it returns at once and answers when the value is sent,
+// instead of holding one of gRPC's threads while it waits.
+//
 //   WorkerServiceImpl service(&worker, &device_mgr);
 //   grpc::ServerBuilder builder;
 //   builder.RegisterService(&service);
@@ -23,7 +41,9 @@ namespace minitf {
 /// The gRPC worker service of one task.
 /// Thread safety: gRPC calls the methods from its own threads, at once;
 /// the Worker allows that.
-class WorkerServiceImpl final : public tensorflow::WorkerService::Service {
+class WorkerServiceImpl final
+    : public tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
+          tensorflow::WorkerService::Service> {
  public:
   /// `worker` and `devices` (not owned) must outlive the service.
   WorkerServiceImpl(Worker* worker, const DeviceMgr* devices)
@@ -57,11 +77,13 @@ class WorkerServiceImpl final : public tensorflow::WorkerService::Service {
   grpc::Status CleanupAll(grpc::ServerContext* context,
                           const proto::CleanupAllRequest* request,
                           proto::CleanupAllResponse* response) override;
-  /// Waits for the value (Worker::RecvTensor) until the caller cancels or
-  /// its deadline passes.
-  grpc::Status RecvTensor(grpc::ServerContext* context,
-                          const proto::RecvTensorRequest* request,
-                          proto::RecvTensorResponse* response) override;
+  /// Answers, once the value is sent (Worker::RecvTensorAsync), with a
+  /// RecvTensorResponse that shares the tensor's buffer; a caller that
+  /// cancels ends the step's wait. A body that is not a RecvTensorRequest
+  /// gets gRPC's own answer to one, Internal.
+  grpc::ServerUnaryReactor* RecvTensor(grpc::CallbackServerContext* context,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
 
  private:
   Worker* worker_;
