@@ -24,11 +24,7 @@ namespace tf = minitf;
 
 namespace {
 
-std::string Str(const tf::Tensor& t) {
-  std::ostringstream s;
-  s << t;
-  return s.str();
-}
+using tf::testing::Str;
 
 class QueueTest : public ::testing::Test {
  protected:

@@ -182,7 +182,13 @@ Operation SyncReplicasOptimizer::apply_gradients(
       Operation sync_op;
       {
         control_dependencies after(std::vector<Operation>{update_op});
-        Output tokens = FillWith(tokens_per_step_, global_step->value());
+        // The step as the update leaves it. TensorFlow's Fill reads
+        // global_step/read, whose buffer the update changes in place; a
+        // minitf variable is copy-on-write (var.h), and its read holds the
+        // value the step started with. The update (the AssignAdd of
+        // global_step) outputs the new value: the tokens take that.
+        Output step_now = update_op.output(0);
+        Output tokens = FillWith(tokens_per_step_, step_now);
         sync_op = sync_token_queue_->enqueue_many(tokens);
       }
       chief_queue_runner_ = std::make_unique<QueueRunner>(
