@@ -12,6 +12,13 @@
 //       --worker_hosts=localhost:2223,localhost:2224
 //       --job_name=worker --task_index=0 [--learning_rate=0.1]
 //       [--train_steps=1000] [--batch_size=100]
+//       [--sync_replicas=true [--replicas_to_aggregate=2]
+//        [--total_num_replicas=2]]
+//
+// With --sync_replicas the workers train synchronously, as the seed's
+// `if FLAGS.sync_replicas:` branch does: SyncReplicasOptimizer averages
+// --replicas_to_aggregate gradients into each update. The seed's 10 of 100
+// replicas become 2 of 2 here (chapter 7 part 2, §3, says why).
 //
 // scripts/cluster.sh starts one ps and two workers this way, each logging
 // to a file of its own.
@@ -24,6 +31,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -41,6 +49,9 @@ struct Flags {
   float learning_rate = 0.1f;
   int64_t train_steps = 1000;
   int batch_size = 100;
+  bool sync_replicas = false;
+  int replicas_to_aggregate = 2;
+  int total_num_replicas = 2;
 };
 
 std::vector<std::string> SplitHosts(const std::string& list) {
@@ -79,6 +90,14 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
       flags->train_steps = std::strtoll(value.c_str(), &end, 10);
     } else if (name == "batch_size") {
       flags->batch_size =
+          static_cast<int>(std::strtol(value.c_str(), &end, 10));
+    } else if (name == "sync_replicas") {
+      flags->sync_replicas = value == "true" || value == "1";
+    } else if (name == "replicas_to_aggregate") {
+      flags->replicas_to_aggregate =
+          static_cast<int>(std::strtol(value.c_str(), &end, 10));
+    } else if (name == "total_num_replicas") {
+      flags->total_num_replicas =
           static_cast<int>(std::strtol(value.c_str(), &end, 10));
     } else {
       std::fprintf(stderr, "Unknown flag --%s\n", name.c_str());
@@ -130,6 +149,8 @@ int main(int argc, char** argv) try {
   }
   tf::Output x, y_, accuracy;
   tf::Operation train_step;
+  tf::train::GradientDescentOptimizer gd(FLAGS.learning_rate);
+  std::unique_ptr<tf::train::SyncReplicasOptimizer> sync_opt;
   {
     tf::device_scope on("/job:worker/task:" + std::to_string(FLAGS.task_index));
     x = tf::placeholder(tf::float32, {tf::None, 784});
@@ -137,18 +158,29 @@ int main(int argc, char** argv) try {
     auto y = tf::nn::softmax(tf::matmul(x, W) + b);
     auto cross_entropy = tf::reduce_mean(
         -tf::reduce_sum(y_ * tf::log(y), /*reduction_indices=*/{1}));
-    train_step = tf::train::GradientDescentOptimizer(FLAGS.learning_rate)
-                     .minimize(cross_entropy, &global_step);
+    if (FLAGS.sync_replicas) {
+      sync_opt = std::make_unique<tf::train::SyncReplicasOptimizer>(
+          gd, FLAGS.replicas_to_aggregate, FLAGS.total_num_replicas,
+          "mnist_sync");
+      train_step = sync_opt->minimize(cross_entropy, &global_step);
+    } else {
+      train_step = gd.minimize(cross_entropy, &global_step);
+    }
     auto predicted = tf::argmax(y, 1);
     auto correct = tf::equal(predicted, tf::argmax(y_, 1));
     accuracy = tf::reduce_mean(tf::cast(correct, tf::float32));
   }
   auto init = tf::global_variables_initializer();
+  const bool is_chief = FLAGS.task_index == 0;
+  // The hooks of the loop. Part 2 §4's MonitoredTrainingSession calls them
+  // itself; here the loop calls them, at the same points.
+  std::vector<std::unique_ptr<tf::train::SessionRunHook>> hooks;
+  if (sync_opt) hooks.push_back(sync_opt->make_session_run_hook(is_chief));
+  for (auto& hook : hooks) hook->begin();
 
   auto mnist = tf::datasets::mnist::read_data_sets(
       tf::datasets::mnist::default_data_dir(), /*one_hot=*/true);
   tf::Session sess(tf::SessionOptions{.target = server.target()});
-  const bool is_chief = FLAGS.task_index == 0;
   if (is_chief) {
     sess.run(init);
   } else {
@@ -156,7 +188,7 @@ int main(int argc, char** argv) try {
     // Supervisor and MonitoredTrainingSession do the same, chapter 7 part 2).
     while (true) {
       try {
-        sess.run(global_step);
+        sess.run({W, b, global_step});
         break;
       } catch (const tf::errors::FailedPreconditionError&) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -164,11 +196,24 @@ int main(int argc, char** argv) try {
     }
   }
 
+  // The chief's hook puts the first tokens in the queue and starts the
+  // chief's update-and-refill thread on `coord`.
+  tf::train::Coordinator coord;
+  for (auto& hook : hooks) hook->after_create_session(&sess, &coord);
+
   int64_t step = 0;
   int local_steps = 0;
   while (step < FLAGS.train_steps) {
     auto [batch_xs, batch_ys] = mnist.train.next_batch(FLAGS.batch_size);
-    sess.run(train_step, {{x, batch_xs}, {y_, batch_ys}});
+    tf::FeedDict feeds = {{x, batch_xs}, {y_, batch_ys}};
+    tf::train::SessionRunContext context({{train_step}, feeds}, &sess);
+    for (auto& hook : hooks) hook->before_run(context);
+    try {
+      sess.run(train_step, feeds);
+    } catch (const tf::errors::OutOfRangeError&) {
+      break;  // the chief is done and closed the token queue
+    }
+    for (auto& hook : hooks) hook->after_run(context, {});
     step = sess.run(global_step).scalar<int64_t>();
     ++local_steps;
   }
@@ -181,6 +226,12 @@ int main(int argc, char** argv) try {
     std::printf("Test accuracy after %lld global steps: %.4f\n",
                 static_cast<long long>(step), acc.scalar<float>());
   }
+  // The chief's update thread waits for gradients that will not come:
+  // stop it (closing the token queue releases the other workers), and
+  // close the session, which cancels its waiting step.
+  coord.request_stop();
+  coord.join(std::chrono::seconds(1), /*ignore_live_threads=*/true);
+  sess.close();
   return 0;
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());
