@@ -38,6 +38,7 @@ if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
       ! -x "$programs/07-ps-worker-distribution/seed_distributed" ||
       ! -x "$programs/07-ps-worker-distribution/draw_rpc_step" ||
       ! -x "$programs/07-ps-worker-distribution/draw_staleness" ||
+      ! -x "$programs/07-ps-worker-distribution/draw_sync_replicas" ||
       ! -x "$MINITF_BUILD/benchmarks/towers/towers_bench" ]]; then
   echo "build_docs: building the course first (for the pictures)"
   configure_and_build . "$MINITF_BUILD" >/dev/null
@@ -63,6 +64,8 @@ mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
 # Chapter 6: seed 004's tower graph with two towers, grouped by name and
 # coloured by the devices a session with two virtual GPUs placed it on.
 "$programs/06-multi-gpu-towers/draw_towers" "$generated/dot" >/dev/null
+# Chapter 7: SyncReplicasOptimizer's graph for seed 003, coloured by task.
+"$programs/07-ps-worker-distribution/draw_sync_replicas" "$generated/dot" >/dev/null
 # Chapter 6: one traced training step of two towers, from the benchmark's
 # own model.
 "$MINITF_BUILD/benchmarks/towers/towers_bench" --timeline "$generated/tower_step.svg" >/dev/null

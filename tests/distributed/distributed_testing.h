@@ -10,11 +10,20 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <sstream>
 #include <string>
 
 #include "minitf/tensor/errors.h"
+#include "minitf/tensor/tensor.h"
 
 namespace minitf::testing {
+
+/// A tensor as it prints ("[1. 2.]"), for comparing with TensorFlow's.
+inline std::string Str(const Tensor& t) {
+  std::ostringstream s;
+  s << t;
+  return s.str();
+}
 
 /// The message of the `Error` that `f` throws; "another error: ..." for
 /// another exception, "no error" when it throws none.

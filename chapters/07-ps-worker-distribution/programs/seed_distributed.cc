@@ -12,6 +12,13 @@
 //       --worker_hosts=localhost:2223,localhost:2224
 //       --job_name=worker --task_index=0 [--learning_rate=0.1]
 //       [--train_steps=1000] [--batch_size=100] [--staleness_dir=DIR]
+//       [--sync_replicas=true [--replicas_to_aggregate=2]
+//        [--total_num_replicas=2]]
+//
+// With --sync_replicas the workers train synchronously, as the seed's
+// `if FLAGS.sync_replicas:` branch does: SyncReplicasOptimizer averages
+// --replicas_to_aggregate gradients into each update. The seed's 10 of 100
+// replicas become 2 of 2 here (chapter 7 part 2, §3, says why).
 //
 // scripts/cluster.sh starts one ps and two workers this way, each logging
 // to a file of its own.
@@ -33,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -51,6 +59,9 @@ struct Flags {
   int64_t train_steps = 1000;
   int batch_size = 100;
   std::string staleness_dir;
+  bool sync_replicas = false;
+  int replicas_to_aggregate = 2;
+  int total_num_replicas = 2;
 };
 
 std::vector<std::string> SplitHosts(const std::string& list) {
@@ -92,6 +103,14 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
           static_cast<int>(std::strtol(value.c_str(), &end, 10));
     } else if (name == "staleness_dir") {
       flags->staleness_dir = value;
+    } else if (name == "sync_replicas") {
+      flags->sync_replicas = value == "true" || value == "1";
+    } else if (name == "replicas_to_aggregate") {
+      flags->replicas_to_aggregate =
+          static_cast<int>(std::strtol(value.c_str(), &end, 10));
+    } else if (name == "total_num_replicas") {
+      flags->total_num_replicas =
+          static_cast<int>(std::strtol(value.c_str(), &end, 10));
     } else {
       std::fprintf(stderr, "Unknown flag --%s\n", name.c_str());
       return false;
@@ -108,6 +127,12 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
                  "Usage: seed_distributed --ps_hosts=h:p[,...] "
                  "--worker_hosts=h:p[,...] --job_name=ps|worker "
                  "--task_index=i\n");
+    return false;
+  }
+  if (flags->sync_replicas && !flags->staleness_dir.empty()) {
+    std::fprintf(stderr,
+                 "--staleness_dir measures asynchronous training; it does not "
+                 "go with --sync_replicas\n");
     return false;
   }
   return true;
@@ -157,6 +182,8 @@ int main(int argc, char** argv) try {
   }
   tf::Output x, y_, accuracy;
   tf::Operation train_step;
+  tf::train::GradientDescentOptimizer gd(FLAGS.learning_rate);
+  std::unique_ptr<tf::train::SyncReplicasOptimizer> sync_opt;
   {
     tf::device_scope on("/job:worker/task:" + std::to_string(FLAGS.task_index));
     x = tf::placeholder(tf::float32, {tf::None, 784});
@@ -164,13 +191,25 @@ int main(int argc, char** argv) try {
     auto y = tf::nn::softmax(tf::matmul(x, W) + b);
     auto cross_entropy = tf::reduce_mean(
         -tf::reduce_sum(y_ * tf::log(y), /*reduction_indices=*/{1}));
-    train_step = tf::train::GradientDescentOptimizer(FLAGS.learning_rate)
-                     .minimize(cross_entropy, &global_step);
+    if (FLAGS.sync_replicas) {
+      sync_opt = std::make_unique<tf::train::SyncReplicasOptimizer>(
+          gd, FLAGS.replicas_to_aggregate, FLAGS.total_num_replicas,
+          "mnist_sync");
+      train_step = sync_opt->minimize(cross_entropy, &global_step);
+    } else {
+      train_step = gd.minimize(cross_entropy, &global_step);
+    }
     auto predicted = tf::argmax(y, 1);
     auto correct = tf::equal(predicted, tf::argmax(y_, 1));
     accuracy = tf::reduce_mean(tf::cast(correct, tf::float32));
   }
   auto init = tf::global_variables_initializer();
+  const bool is_chief = FLAGS.task_index == 0;
+  // The hooks of the loop. Part 2 §4's MonitoredTrainingSession calls them
+  // itself; here the loop calls them, at the same points.
+  std::vector<std::unique_ptr<tf::train::SessionRunHook>> hooks;
+  if (sync_opt) hooks.push_back(sync_opt->make_session_run_hook(is_chief));
+  for (auto& hook : hooks) hook->begin();
 
   // TensorFlow's input_data shuffles with a fresh seed in every process, so
   // each worker trains on batches of its own; with one seed for all, both
@@ -180,7 +219,6 @@ int main(int argc, char** argv) try {
       /*validation_size=*/5000,
       tf::datasets::mnist::kDefaultSeed + FLAGS.task_index);
   tf::Session sess(tf::SessionOptions{.target = server.target()});
-  const bool is_chief = FLAGS.task_index == 0;
   if (is_chief) {
     sess.run(init);
   } else {
@@ -188,13 +226,18 @@ int main(int argc, char** argv) try {
     // Supervisor and MonitoredTrainingSession do the same, chapter 7 part 2).
     while (true) {
       try {
-        sess.run(global_step);
+        sess.run({W, b, global_step});
         break;
       } catch (const tf::errors::FailedPreconditionError&) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       }
     }
   }
+
+  // The chief's hook puts the first tokens in the queue and starts the
+  // chief's update-and-refill thread on `coord`.
+  tf::train::Coordinator coord;
+  for (auto& hook : hooks) hook->after_create_session(&sess, &coord);
 
   // The chapter's figures (§6): examples/s, and each step's staleness.
   std::ofstream staleness = OpenStalenessLog(FLAGS);
@@ -204,15 +247,23 @@ int main(int argc, char** argv) try {
   int local_steps = 0;
   while (step < FLAGS.train_steps) {
     auto [batch_xs, batch_ys] = mnist.train.next_batch(FLAGS.batch_size);
-    if (staleness.is_open()) {
-      // global_step as this step reads W and b, and as its update leaves it.
-      auto steps = sess.run({global_step, train_step.output(0)},
-                            {{x, batch_xs}, {y_, batch_ys}});
-      staleness << steps[0].scalar<int64_t>() << " "
-                << steps[1].scalar<int64_t>() << "\n";
-    } else {
-      sess.run(train_step, {{x, batch_xs}, {y_, batch_ys}});
+    tf::FeedDict feeds = {{x, batch_xs}, {y_, batch_ys}};
+    tf::train::SessionRunContext context({{train_step}, feeds}, &sess);
+    for (auto& hook : hooks) hook->before_run(context);
+    try {
+      if (staleness.is_open()) {
+        // global_step as this step reads W and b, and as its update leaves
+        // it.
+        auto steps = sess.run({global_step, train_step.output(0)}, feeds);
+        staleness << steps[0].scalar<int64_t>() << " "
+                  << steps[1].scalar<int64_t>() << "\n";
+      } else {
+        sess.run(train_step, feeds);
+      }
+    } catch (const tf::errors::OutOfRangeError&) {
+      break;  // the chief is done and closed the token queue
     }
+    for (auto& hook : hooks) hook->after_run(context, {});
     step = sess.run(global_step).scalar<int64_t>();
     ++local_steps;
   }
@@ -235,6 +286,12 @@ int main(int argc, char** argv) try {
     std::printf("Test accuracy after %lld global steps: %.4f\n",
                 static_cast<long long>(step), acc.scalar<float>());
   }
+  // The chief's update thread waits for gradients that will not come:
+  // stop it (closing the token queue releases the other workers), and
+  // close the session, which cancels its waiting step.
+  coord.request_stop();
+  coord.join(std::chrono::seconds(1), /*ignore_live_threads=*/true);
+  sess.close();
   return 0;
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());

@@ -24,9 +24,13 @@
 
 #include "minitf/distributed/basic_session_run_hooks.h"
 #include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/conditional_accumulator.h"
 #include "minitf/distributed/coordinator.h"
 #include "minitf/distributed/monitored_session.h"
+#include "minitf/distributed/fifo_queue.h"
+#include "minitf/distributed/queue_runner.h"
 #include "minitf/distributed/replica_device_setter.h"
 #include "minitf/distributed/server.h"
 #include "minitf/distributed/session_run_hook.h"
+#include "minitf/distributed/sync_replicas_optimizer.h"
 #include "minitf/distributed/tf_config.h"

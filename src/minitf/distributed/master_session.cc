@@ -295,6 +295,24 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     }
     calls.push_back(std::move(call));
   }
+  // A Close while the step runs cancels its calls: a step that waits in
+  // another task (a take_grad, a dequeue) ends with the session.
+  struct InFlight {
+    MasterSession* session;
+    std::vector<grpc::ClientContext*> contexts;
+    ~InFlight() {
+      std::lock_guard<std::mutex> lock(session->mu_);
+      for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
+    }
+  } in_flight{this, {}};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    for (const auto& call : calls) {
+      in_flight.contexts.push_back(&call->context);
+      in_flight_.insert(&call->context);
+    }
+  }
   for (size_t i = 0; i < calls.size(); ++i) {
     RunGraphCall* call = calls[i].get();
     TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
@@ -363,6 +381,9 @@ Status MasterSession::Close() {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return Status::OK();
     closed_ = true;
+    // Each cancelled RunGraph fails its step, and the step's CleanupGraph
+    // ends what still waits in the other tasks.
+    for (grpc::ClientContext* context : in_flight_) context->TryCancel();
   }
   for (const std::string& task : tasks_) {
     StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@
 #include "minitf/graph/config.h"
 #include "minitf/graph/graph.h"
 #include "minitf/graph/local_session.h"
+
+namespace grpc {
+class ClientContext;
+}  // namespace grpc
 
 namespace minitf {
 
@@ -62,7 +67,9 @@ class MasterSession {
   /// One step. Errors as DirectSession::Run's, and any task's.
   Status Run(const proto::RunStepRequest& request,
              proto::RunStepResponse* response);
-  /// Deregisters the graphs and deletes the worker sessions. Idempotent.
+  /// Cancels the steps running now (each fails, and its CleanupGraph ends
+  /// what waits for it in every task), then deletes the worker sessions.
+  /// Idempotent.
   Status Close();
 
   const std::string& handle() const { return handle_; }
@@ -92,6 +99,8 @@ class MasterSession {
   int num_placed_ = 0;
   int64_t graph_version_ = 0;
   bool closed_ = false;
+  // The RunGraph calls of the steps running now, which Close cancels.
+  std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
   PlanCache<Plan> plans_;
 };
 
