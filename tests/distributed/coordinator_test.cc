@@ -19,7 +19,9 @@ TEST(CoordinatorTest, JoinWaitsForEveryThreadToReturn) {
   Coordinator coord;
   std::atomic<int> ran{0};
   for (int i = 0; i < 3; ++i) {
-    coord.register_thread("t" + std::to_string(i), [&] {
+    std::string name = "t";
+    name += std::to_string(i);  // not "t" + ...: GCC 12's -Wrestrict
+    coord.register_thread(name, [&] {
       std::this_thread::sleep_for(milliseconds(20));
       ++ran;
     });
