@@ -11,9 +11,11 @@
 //     same with three inter-op threads).
 // The figure is examples per second; the targets (issue and chapter 6) are
 // towers >= 1.7x the one-thread device, and >= 1.0x the two-thread device.
-// Printed, never asserted. Last, one traced step of one device and of the
+// Printed, never asserted. Then one traced step of one device and of the
 // towers (best of five): the MatMuls' kernel time summed over the devices,
-// and the step's span.
+// and the step's span. Last, each node's kernel time at its best over many
+// traced steps, summed by device, and the ratios that work allows: figures
+// that other processes on the machine disturb far less than throughput.
 //
 // With --timeline FILE it measures nothing: it traces one step of the two
 // towers and draws it as an SVG (chapter 6's picture of two towers at once).
@@ -173,6 +175,45 @@ std::pair<double, double> MatMulAndStepMs(Run& run, int reps) {
   return {best_matmul, best_span};
 }
 
+// --8<-- [start:serial_share]
+// Each node's kernel time at its best over `reps` traced steps, summed by
+// device, in milliseconds: the step's work with the waits left out, and with
+// little of what other processes' threads take from it, since the best of
+// many steps is kept node by node. A GPU's _Recv at its best is the copy it
+// made, the variable already sent; the CPU's _Recvs, which wait for the
+// towers' gradients every step, are left out (the towers' _Sends make those
+// copies). The towers' two GPUs can run at once;
+// what the CPU device does (the copies of the variables out, the mean, the
+// update) comes before or after both towers, so no schedule does better
+// than the slower tower plus the CPU's part.
+std::map<std::string, double> BestKernelMsByDevice(Run& run, int reps) {
+  std::map<std::string, std::pair<std::string, int64_t>> best;  // by node
+  for (int r = 0; r < reps; ++r) {
+    tf::RunMetadata metadata;
+    run.sess.run({run.model.train_op}, run.feeds,
+                 tf::RunOptions{.trace_level = tf::RunOptions::FULL_TRACE},
+                 &metadata);
+    for (const tf::DeviceStepStats& d : metadata.step_stats.dev_stats) {
+      const std::string device = d.device.substr(d.device.rfind("device:") + 7);
+      for (const tf::NodeExecStats& n : d.node_stats) {
+        if (device == "CPU:0" &&
+            n.timeline_label.find(" = _Recv(") != std::string::npos) {
+          continue;
+        }
+        const int64_t us = n.op_end_rel_micros - n.op_start_rel_micros;
+        auto [it, fresh] = best.try_emplace(n.node_name, device, us);
+        it->second.second = std::min(it->second.second, us);
+      }
+    }
+  }
+  std::map<std::string, double> by_device;
+  for (const auto& [node, device_us] : best) {
+    by_device[device_us.first] += device_us.second / 1e3;
+  }
+  return by_device;
+}
+// --8<-- [end:serial_share]
+
 // --8<-- [start:timeline]
 // One traced step of the two towers as an SVG: a row per device, the nodes
 // as boxes from the executor taking them up to its being done, coloured by
@@ -300,6 +341,30 @@ int main(int argc, char** argv) try {
     const auto [matmul, span] = MatMulAndStepMs(run, 5);
     std::printf("%-44s %12.2f %10.2f\n", c.name, matmul, span);
   }
+  // The step's work by device, each node at its best over many traced
+  // steps, and the bound it sets on the towers' ratio.
+  const int reps = quick ? 10 : 50;
+  std::printf("kernel time by device, each node's best of %d steps, ms\n",
+              reps);
+  // Each in a session of its own, made and gone in turn.
+  auto best_of = [reps](int towers, int intra, int inter) {
+    tf::reset_default_graph();
+    Run run(towers, intra, inter);
+    return BestKernelMsByDevice(run, reps);
+  };
+  std::map<std::string, double> one = best_of(0, 1, 1);
+  std::map<std::string, double> split = best_of(0, 2, 1);
+  std::map<std::string, double> two = best_of(2, 1, 2);
+  std::printf("  1 device, 1 intra-op thread:  CPU:0 %.2f\n", one["CPU:0"]);
+  std::printf("  1 device, 2 intra-op threads: CPU:0 %.2f\n", split["CPU:0"]);
+  std::printf("  2 towers: GPU:0 %.2f, GPU:1 %.2f, CPU:0 %.2f\n", two["GPU:0"],
+              two["GPU:1"], two["CPU:0"]);
+  // The towers' shortest step: the slower tower, then the CPU's part.
+  const double towers_ms = std::max(two["GPU:0"], two["GPU:1"]) + two["CPU:0"];
+  std::printf("  best towers vs 1 thread these allow:  %.2fx\n",
+              one["CPU:0"] / towers_ms);
+  std::printf("  best towers vs 2 threads these allow: %.2fx\n",
+              split["CPU:0"] / towers_ms);
   return 0;
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());

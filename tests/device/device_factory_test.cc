@@ -213,6 +213,34 @@ TEST_F(DeviceFactoryTest, IntraOpThreadsSizeTheCpuPool) {
   EXPECT_GE(IntraOpThreads(config).value(), 1);
 }
 
+// A session that asks for one thread per op gets one on every device: a
+// virtual GPU's kernels split their work over a pool of its own, sized as the
+// CPU's, not over the process's (which would give two towers on two virtual
+// GPUs a third thread to share).
+TEST_F(DeviceFactoryTest, IntraOpThreadsSizeEachVirtualGpusPool) {
+  ConfigProto config = VirtualGpus(2);
+  config.intra_op_parallelism_threads = 1;
+  auto mgr = testing::MakeDevices(config);
+  ASSERT_NE(mgr, nullptr);
+  const std::vector<Device*> devices = mgr->ListDevices();
+  ASSERT_EQ(devices.size(), 3u);
+  Eigen::ThreadPoolInterface* gpu0 = devices[1]->intra_op_thread_pool();
+  Eigen::ThreadPoolInterface* gpu1 = devices[2]->intra_op_thread_pool();
+  ASSERT_NE(gpu0, nullptr);
+  ASSERT_NE(gpu1, nullptr);
+  EXPECT_NE(gpu0, gpu1);
+  EXPECT_EQ(gpu0->NumThreads(), 1);
+  EXPECT_EQ(gpu1->NumThreads(), 1);
+  config.intra_op_parallelism_threads = 3;
+  mgr = testing::MakeDevices(config);
+  ASSERT_NE(mgr, nullptr);
+  EXPECT_EQ(mgr->ListDevices()[2]->intra_op_thread_pool()->NumThreads(), 3);
+  config.intra_op_parallelism_threads = -1;
+  EXPECT_EQ(Outcome(config),
+            "Invalid argument: intra_op_parallelism_threads "
+            "must not be negative, got -1");
+}
+
 class TestFactory : public DeviceFactory {
  public:
   Status CreateDevices(const SessionOptions&, const std::string&,

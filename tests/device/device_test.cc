@@ -42,7 +42,7 @@ TEST_F(DeviceTest, EveryDeviceGetsItsOwnIncarnation) {
 
 TEST_F(DeviceTest, AVirtualGpuSaysWhatItIs) {
   VirtualGpuDevice gpu("/job:localhost/replica:0/task:0/device:GPU:1", 1, 1,
-                       kDefaultVirtualGpuMemoryLimit);
+                       kDefaultVirtualGpuMemoryLimit, /*intra_op_threads=*/2);
   const DeviceAttributes& a = gpu.attributes();
   EXPECT_EQ(a.device_type, "GPU");
   EXPECT_EQ(a.memory_limit, int64_t{1} << 30);
@@ -54,7 +54,9 @@ TEST_F(DeviceTest, AVirtualGpuSaysWhatItIs) {
             "virtual");
   EXPECT_FALSE(gpu.UsesHostMemory());
   EXPECT_NE(gpu.device_context(), nullptr);
-  EXPECT_EQ(gpu.intra_op_thread_pool(), nullptr);
+  // Its kernels split their work over a pool of its own.
+  ASSERT_NE(gpu.intra_op_thread_pool(), nullptr);
+  EXPECT_EQ(gpu.intra_op_thread_pool()->NumThreads(), 2);
   EXPECT_EQ(gpu.allocator()->Name(), "GPU_1_virtual");
   EXPECT_EQ(gpu.GetAllocatorStats().bytes_limit, int64_t{1} << 30);
 }
@@ -103,7 +105,7 @@ TEST_F(DeviceTest, OtherAllocationErrorsStayAsTheyAre) {
 TEST_F(DeviceTest, ATensorMayOutliveItsDevice) {
   Tensor kept;
   {
-    VirtualGpuDevice gpu("/device:GPU:0", 0, 0, 1 << 20);
+    VirtualGpuDevice gpu("/device:GPU:0", 0, 0, 1 << 20, 1);
     kept = gpu.AllocateTensor(DT_FLOAT, TensorShape({4})).value();
     kept.flat<float>().setConstant(2.f);
   }

@@ -12,14 +12,7 @@ ThreadPoolDevice::ThreadPoolDevice(std::string name, int intra_op_threads)
     : Device(BuildDeviceAttributes(std::move(name), "CPU", kMemoryLimit,
                                    DeviceLocality{}, ""),
              cpu_allocator(), "cpu", /*bytes_limit=*/0),
-      intra_op_threads_(intra_op_threads) {}
-
-Eigen::ThreadPoolInterface* ThreadPoolDevice::intra_op_thread_pool() {
-  std::call_once(pool_once_, [this] {
-    pool_ = std::make_unique<Eigen::ThreadPool>(intra_op_threads_);
-  });
-  return pool_.get();
-}
+      pool_(intra_op_threads) {}
 
 StatusOr<int> IntraOpThreads(const ConfigProto& config) {
   const int n = config.intra_op_parallelism_threads;

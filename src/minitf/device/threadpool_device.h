@@ -29,6 +29,26 @@
 
 namespace minitf {
 
+/// A device's intra-op pool of `threads` Eigen threads, made on first use:
+/// a device that only lists itself (list_local_devices) starts no threads.
+/// Thread safety: Get may be called from any thread.
+class LazyThreadPool {
+ public:
+  explicit LazyThreadPool(int threads) : threads_(threads) {}
+  Eigen::ThreadPool* Get() {
+    std::call_once(once_, [this] {
+      pool_ = std::make_unique<Eigen::ThreadPool>(threads_);
+    });
+    return pool_.get();
+  }
+  int threads() const { return threads_; }
+
+ private:
+  const int threads_;
+  std::once_flag once_;
+  std::unique_ptr<Eigen::ThreadPool> pool_;
+};
+
 /// A CPU device. Thread safety: as Device.
 class ThreadPoolDevice final : public Device {
  public:
@@ -40,16 +60,15 @@ class ThreadPoolDevice final : public Device {
   ThreadPoolDevice(std::string name, int intra_op_threads);
 
   bool UsesHostMemory() const override { return true; }
-  /// The pool, made on first use: a device that only lists itself
-  /// (list_local_devices) starts no threads.
-  Eigen::ThreadPoolInterface* intra_op_thread_pool() override;
+  /// The pool, made on first use (LazyThreadPool).
+  Eigen::ThreadPoolInterface* intra_op_thread_pool() override {
+    return pool_.Get();
+  }
   /// The number of threads the pool has, or will have.
-  int intra_op_threads() const { return intra_op_threads_; }
+  int intra_op_threads() const { return pool_.threads(); }
 
  private:
-  const int intra_op_threads_;
-  std::once_flag pool_once_;
-  std::unique_ptr<Eigen::ThreadPool> pool_;
+  LazyThreadPool pool_;
 };
 
 /// The number of threads intra_op_parallelism_threads asks for: the value

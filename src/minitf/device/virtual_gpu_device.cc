@@ -54,18 +54,22 @@ DeviceAllocator* NewTrackingAllocator(int tf_gpu_id, int64_t memory_limit) {
 }  // namespace
 
 VirtualGpuDevice::VirtualGpuDevice(std::string name, int tf_gpu_id,
-                                   int platform_gpu_id, int64_t memory_limit)
+                                   int platform_gpu_id, int64_t memory_limit,
+                                   int intra_op_threads)
     : VirtualGpuDevice(std::move(name), platform_gpu_id,
-                       NewTrackingAllocator(tf_gpu_id, memory_limit)) {}
+                       NewTrackingAllocator(tf_gpu_id, memory_limit),
+                       intra_op_threads) {}
 
 VirtualGpuDevice::VirtualGpuDevice(std::string name, int platform_gpu_id,
-                                   DeviceAllocator* allocator)
+                                   DeviceAllocator* allocator,
+                                   int intra_op_threads)
     : Device(BuildDeviceAttributes(
                  std::move(name), "GPU", allocator->GetStats().bytes_limit,
                  GpuLocality(),
                  StrCat("device: ", platform_gpu_id,
                         ", name: ", kVirtualGpuName, ", pci bus id: virtual")),
-             cpu_allocator(), allocator) {}
+             cpu_allocator(), allocator),
+      pool_(intra_op_threads) {}
 
 namespace {
 
@@ -180,7 +184,8 @@ class GpuDeviceFactory : public DeviceFactory {
     if (wanted == 0) return Status::OK();
     TF_ASSIGN_OR_RETURN(int cards, VirtualGpuCount(gpu_options));
     if (cards > 0) {
-      return CreateVirtualGpus(gpu_options, name_prefix, wanted, cards,
+      TF_ASSIGN_OR_RETURN(int threads, IntraOpThreads(options.config));
+      return CreateVirtualGpus(gpu_options, name_prefix, wanted, cards, threads,
                                devices);
     }
     GpuPlatform* platform = GetGpuPlatform();
@@ -207,7 +212,8 @@ class GpuDeviceFactory : public DeviceFactory {
   // driver filters real ones.
   static Status CreateVirtualGpus(
       const GPUOptions& gpu_options, const std::string& name_prefix, int wanted,
-      int cards, std::vector<std::unique_ptr<Device>>* devices) {
+      int cards, int intra_op_threads,
+      std::vector<std::unique_ptr<Device>>* devices) {
     const std::vector<int> visible =
         VisibleByEnvironment(std::getenv("CUDA_VISIBLE_DEVICES"), cards);
     if (visible.empty()) return Status::OK();
@@ -240,7 +246,7 @@ class GpuDeviceFactory : public DeviceFactory {
           DeviceAllocator * allocator,
           NewVirtualGpuAllocator(tf_id, memory_limit, gpu_options));
       devices->push_back(std::make_unique<VirtualGpuDevice>(
-          std::move(name), platform_ids[tf_id], allocator));
+          std::move(name), platform_ids[tf_id], allocator, intra_op_threads));
     }
     return Status::OK();
   }

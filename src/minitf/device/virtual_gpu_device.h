@@ -41,6 +41,7 @@
 
 #include "minitf/device/device.h"
 #include "minitf/device/device_context.h"
+#include "minitf/device/threadpool_device.h"
 #include "minitf/graph/config.h"
 
 namespace minitf {
@@ -77,18 +78,26 @@ class VirtualGpuDevice final : public Device {
   /// process sees, named in physical_device_desc; `memory_limit` > 0 bytes.
   /// Its allocator is chapter 4's: a TrackingAllocator named
   /// "GPU_<tf_gpu_id>_virtual", capped at `memory_limit`.
+  /// `intra_op_threads` > 0 sizes its intra-op pool.
   VirtualGpuDevice(std::string name, int tf_gpu_id, int platform_gpu_id,
-                   int64_t memory_limit);
+                   int64_t memory_limit, int intra_op_threads);
   /// A virtual GPU whose memory `allocator` owns; the device takes it over.
   /// memory_limit is the allocator's bytes_limit.
   VirtualGpuDevice(std::string name, int platform_gpu_id,
-                   DeviceAllocator* allocator);
-
+                   DeviceAllocator* allocator, int intra_op_threads);
   bool UsesHostMemory() const override { return false; }
   DeviceContext* device_context() override { return &context_; }
+  /// The threads its kernels split their work over, as many as the session's
+  /// intra_op_parallelism_threads: a virtual GPU is a processor of its own,
+  /// and a session that asks for one thread per op gets one on every device.
+  /// Made on first use (LazyThreadPool).
+  Eigen::ThreadPoolInterface* intra_op_thread_pool() override {
+    return pool_.Get();
+  }
 
  private:
   VirtualGpuDeviceContext context_;
+  LazyThreadPool pool_;
 };
 
 // --8<-- [start:allocator_hook]
