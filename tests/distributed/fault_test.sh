@@ -29,6 +29,8 @@
 # minute.
 #
 #   fault_test.sh build/all/chapters/.../fault_trainer ps_restarted
+#
+# KEEP_WORK=1 keeps the logs' folder (/tmp/minitf_fault.*) for reading.
 set -u
 trainer=$1
 scenario=$2
@@ -44,7 +46,7 @@ cleanup() {
     ip link del "mts_a$$" 2>/dev/null
     ip netns del "$netns" 2>/dev/null
   fi
-  rm -rf "$work"
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 
