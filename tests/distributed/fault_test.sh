@@ -13,12 +13,24 @@
 #                   a veth pair, is cut off for 3 s and then joined again
 #                   (skipped, saying why, where namespaces are not allowed).
 #
+# Two more train synchronously (SyncReplicasOptimizer):
+#
+#   sync_backup_worker_killed    three workers, 2 gradients of 3 per update:
+#                   worker 2 is killed; the third is a backup, so the
+#                   updates go on with the other two to the last step;
+#   sync_worker_killed_times_out two workers, 2 of 2: worker 1 is killed;
+#                   the chief's step waits for its gradient (as TensorFlow
+#                   waits, for ever) until operation_timeout_in_ms (3 s)
+#                   ends it with DeadlineExceeded, and the chief exits.
+#
 # Each scenario prints what happened and how long the recovery took, ends
 # its processes itself, and fails when a check fails. Every process is
 # killed on exit; every wait has a deadline, so a scenario ends within a
 # minute.
 #
 #   fault_test.sh build/all/chapters/.../fault_trainer ps_restarted
+#
+# KEEP_WORK=1 keeps the logs' folder (/tmp/minitf_fault.*) for reading.
 set -u
 trainer=$1
 scenario=$2
@@ -34,7 +46,7 @@ cleanup() {
     ip link del "mts_a$$" 2>/dev/null
     ip netns del "$netns" 2>/dev/null
   fi
-  rm -rf "$work"
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -50,17 +62,21 @@ free_port() {
 }
 
 host_ps=localhost host_w0=localhost host_w1=localhost bind=localhost
-ports=("$(free_port)" "$(free_port)" "$(free_port)")
+ports=("$(free_port)" "$(free_port)" "$(free_port)" "$(free_port)")
+workers=2    # how many workers the cluster has (worker 2 runs on localhost)
+trainer_flags=()
 
 # start JOB INDEX LOG [PREFIX...]: starts a task, its pid in $started.
 start() {
   local job=$1 index=$2 log=$3
   shift 3
+  local worker_hosts="$host_w0:${ports[1]},$host_w1:${ports[2]}"
+  [ "$workers" -lt 3 ] || worker_hosts+=",localhost:${ports[3]}"
   "$@" "$trainer" --job_name="$job" --task_index="$index" \
-    --ps_hosts="$host_ps:${ports[0]}" \
-    --worker_hosts="$host_w0:${ports[1]},$host_w1:${ports[2]}" \
+    --ps_hosts="$host_ps:${ports[0]}" --worker_hosts="$worker_hosts" \
     --bind_host="$bind" --checkpoint_dir="$work/ckpt" --last_step=$LAST \
-    --save_checkpoint_steps=50 --step_sleep_ms=20 >"$work/$log" 2>&1 &
+    --save_checkpoint_steps=50 --step_sleep_ms=20 "${trainer_flags[@]}" \
+    >"$work/$log" 2>&1 &
   started=$!
   pids+=("$started")
 }
@@ -92,14 +108,17 @@ wait_exit() {
   wait "$1"
 }
 
-# check_done LOG: the task finished, and global_step and count agree.
+# check_done LOG: the task finished, and global_step and count agree (in
+# synchronous training count counts the workers' steps, not the updates:
+# only global_step is checked).
 check_done() {
   local line g c
   line=$(grep '^done:' "$work/$1") || fail "$1 did not finish"
   g=$(echo "$line" | sed 's/.*global_step=\([0-9]*\).*/\1/')
   c=$(echo "$line" | sed 's/.*count=\([0-9]*\).*/\1/')
   [ "$g" -ge "$LAST" ] || fail "$1 ended at global_step $g < $LAST"
-  [ "$g" = "$c" ] || fail "$1: global_step $g but count $c: a step lost or counted twice"
+  [ "$g" = "$c" ] || [[ "$line" == *"count(worker steps)"* ]] ||
+    fail "$1: global_step $g but count $c: a step lost or counted twice"
   echo "  $1: $line"
 }
 
@@ -114,15 +133,21 @@ ready_line() {
   grep '^session ready:' "$work/$1" | sed -n "${2}p"
 }
 
-# kill_and_restart PID JOB INDEX LOG: once the chief has passed step 150,
-# kills the task and starts it again 1 s later, logging to LOG; sets
-# killed_at, t_kill, t_up and started.
-kill_and_restart() {
+# kill_worker PID: once the chief has passed step 150, kills a task; sets
+# killed_at and t_kill.
+kill_worker() {
   wait_step w0.log 150 30
   killed_at=$(last_step w0.log)
   t_kill=$(now_ms)
   kill -9 "$1"
   wait "$1" 2>/dev/null
+}
+
+# kill_and_restart PID JOB INDEX LOG: once the chief has passed step 150,
+# kills the task and starts it again 1 s later, logging to LOG; sets
+# killed_at, t_kill, t_up and started.
+kill_and_restart() {
+  kill_worker "$1"
   sleep 1
   start "$2" "$3" "$4"
   t_up=$(now_ms)
@@ -156,17 +181,17 @@ start_cluster() {
   w0_pid=$started
   start worker 1 w1.log "${w1_prefix[@]}"
   w1_pid=$started
+  if [ "$workers" -ge 3 ]; then
+    start worker 2 w2.log
+    w2_pid=$started
+  fi
 }
 
 w1_prefix=()
 case "$scenario" in
 worker_killed)
   start_cluster
-  wait_step w0.log 150 30
-  killed_at=$(last_step w0.log)
-  t_kill=$(now_ms)
-  kill -9 "$w1_pid"
-  wait "$w1_pid" 2>/dev/null
+  kill_worker "$w1_pid"
   wait_exit "$w0_pid" 45 || fail "the chief exited with $?"
   check_done w0.log
   read -r s t < <(first_step_after w0.log "$t_kill")
@@ -247,6 +272,49 @@ partition)
   echo "partition: worker 1 cut off from the ps at its global_step ~$cut_at" \
     "for $((t_heal - t_cut)) ms; its first step after the heal ($s) came" \
     "$((t - t_heal)) ms after it ($((t - t_cut)) ms after the cut)"
+  ;;
+sync_backup_worker_killed)
+  workers=3
+  trainer_flags=(--sync_replicas=true --replicas_to_aggregate=2
+    --total_num_replicas=3)
+  start_cluster
+  kill_worker "$w2_pid"
+  wait_exit "$w0_pid" 45 || fail "the chief exited with $?"
+  check_done w0.log
+  grep -q '^done:.*recoveries=0' "$work/w0.log" ||
+    fail "the chief made a new session"
+  read -r s t < <(first_step_after w0.log "$t_kill")
+  gap=$(awk -v a="$t_kill" -F'[= ]' '/^step:/ && $5 >= a {
+    if (p && $5 - p > m) m = $5 - p; p = $5} END {print m + 0}' "$work/w0.log")
+  echo "sync_backup_worker_killed: worker 2 of 3 killed at global_step" \
+    "~$killed_at; the chief's next step ($s) came $((t - t_kill)) ms later," \
+    "its longest step after the kill took $gap ms; updates of 2 gradients" \
+    "from workers 0 and 1 went on to global_step $LAST"
+  ;;
+sync_worker_killed_times_out)
+  timeout_ms=3000
+  trainer_flags=(--sync_replicas=true --replicas_to_aggregate=2
+    --total_num_replicas=2 --operation_timeout_in_ms=$timeout_ms)
+  start_cluster
+  kill_worker "$w1_pid"
+  wait_exit "$w0_pid" 30
+  rc=$?
+  t_exit=$(now_ms)
+  [ "$rc" = 1 ] || fail "the chief exited with $rc, not 1 (an error)"
+  line=$(grep '^error:' "$work/w0.log") || fail "the chief printed no error"
+  echo "$line" | grep -q '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms (3000 ms)' ||
+    fail "not the timeout's error: $line"
+  t_err=$(echo "$line" | sed 's/.*t_ms=//')
+  t_last=$(awk -F'[= ]' '/^step:/ {t = $5} END {print t}' "$work/w0.log")
+  waited=$((t_err - t_last))
+  [ "$waited" -ge $((timeout_ms - 200)) ] && [ "$waited" -le $((timeout_ms * 3)) ] ||
+    fail "the step failed $waited ms after the last one, timeout $timeout_ms ms"
+  echo "  w0.log: $line"
+  echo "sync_worker_killed_times_out: worker 1 of 2 killed at global_step" \
+    "~$killed_at; the chief's step waited $waited ms after its last step" \
+    "(operation_timeout_in_ms=$timeout_ms), failed with DeadlineExceeded" \
+    "$((t_err - t_kill)) ms after the kill, and the chief exited by itself" \
+    "$((t_exit - t_kill)) ms after the kill"
   ;;
 *)
   echo "unknown scenario $scenario"

@@ -1,6 +1,9 @@
-// A small asynchronous trainer for the fault tests (chapter 7, §6): one ps
-// and N workers, each a process of this program, training with
-// MonitoredTrainingSession until global_step reaches --last_step. The chief
+// A small trainer for the fault tests (chapter 7, §6): one ps and N
+// workers, each a process of this program, training with
+// MonitoredTrainingSession until global_step reaches --last_step,
+// asynchronously or, with --sync_replicas=true, synchronously
+// (SyncReplicasOptimizer, --replicas_to_aggregate of --total_num_replicas
+// gradients per update). The chief
 // (worker 0) saves a checkpoint every --save_checkpoint_steps steps into
 // --checkpoint_dir. A test driver (tests/distributed/fault_test.sh) kills
 // and restarts these processes and reads what they print:
@@ -8,10 +11,19 @@
 //   session ready: global_step=<g> t_ms=<epoch ms>   each (re)made session
 //   step: global_step=<g> t_ms=<epoch ms>            each step of this task
 //   done: global_step=<g> count=<c> recoveries=<r>   at the end
+//   error: <code name>: <message> t_ms=<epoch ms>     a step's error that
+//                                                     ended the task (exit 1)
 //
 // `count` is a second variable on the ps that every step adds 1 to, in the
 // same step as global_step: after any fault and recovery the two must still
 // agree, or a step was lost from one and not the other, or counted twice.
+// A synchronous worker's step does not move global_step (the chief's update
+// does, once per replicas_to_aggregate gradients), so there `count` counts
+// the workers' steps and the done line says so: "count(worker steps)=<c>".
+//
+// --operation_timeout_in_ms (10000 by default) bounds every step: a
+// synchronous step that waits for a dead worker's gradient ends with
+// DeadlineExceeded after it, where TensorFlow would wait for ever.
 //
 //   fault_trainer --job_name=ps --task_index=0 --ps_hosts=localhost:2222
 //       --worker_hosts=localhost:2223,localhost:2224     (one line)
@@ -22,6 +34,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -106,14 +119,24 @@ int main(int argc, char** argv) {
     count = tf::Variable(tf::Tensor(int64_t{0}), "count", false);
     global_step = tf::Variable(tf::Tensor(int64_t{0}), "global_step", false);
   }
+  const bool sync_replicas = get("sync_replicas", "false") == "true";
+  tf::train::GradientDescentOptimizer gd(0.01);
+  std::unique_ptr<tf::train::SyncReplicasOptimizer> sync_opt;
   tf::Operation train_op;
   {
     tf::device_scope on("/job:worker/task:" + std::to_string(task));
     tf::Output target = tf::constant(tf::Tensor({1.f, 2.f, 3.f, 4.f}));
     tf::Output loss = tf::reduce_sum(tf::square(w - target));
-    tf::Operation minimize =
-        tf::train::GradientDescentOptimizer(0.01).minimize(loss, &global_step);
-    // One step moves global_step and count together.
+    tf::Operation minimize;
+    if (sync_replicas) {
+      sync_opt = std::make_unique<tf::train::SyncReplicasOptimizer>(
+          gd, std::stoi(get("replicas_to_aggregate", "2")),
+          std::stoi(get("total_num_replicas", "-1")));
+      minimize = sync_opt->minimize(loss, &global_step);
+    } else {
+      minimize = gd.minimize(loss, &global_step);
+    }
+    // One step moves global_step and count together (asynchronously).
     tf::control_dependencies after({minimize});
     train_op =
         count.assign_add(tf::constant(tf::Tensor(int64_t{1})), true).op();
@@ -122,36 +145,63 @@ int main(int argc, char** argv) {
 
   tf::ConfigProto config;
   // A step that waits on a dead task ends, rather than waiting for ever.
-  config.operation_timeout_in_ms = 10000;
+  config.operation_timeout_in_ms =
+      std::stoll(get("operation_timeout_in_ms", "10000"));
   const int step_sleep_ms = std::stoi(get("step_sleep_ms", "20"));
+  tf::train::Hooks hooks = {std::make_shared<tf::train::StopAtStepHook>(
+                                tf::train::StopAtStepHook::LastStep(
+                                    std::stoll(get("last_step", "600")))),
+                            std::make_shared<ReportSessions>(global_step)};
+  // The first tokens and, on the chief, the runner of the updates.
+  if (sync_opt) hooks.push_back(sync_opt->make_session_run_hook(task == 0));
   // --8<-- [start:loop]
   auto sess = tf::train::MonitoredTrainingSession(
       {.master = server.target(),
        .is_chief = task == 0,
        .checkpoint_dir = get("checkpoint_dir", ""),
-       .hooks = {std::make_shared<tf::train::StopAtStepHook>(
-                     tf::train::StopAtStepHook::LastStep(
-                         std::stoll(get("last_step", "600")))),
-                 std::make_shared<ReportSessions>(global_step)},
+       .hooks = hooks,
        .save_summaries_steps = 0,
        .config = config,
        .log_step_count_steps = 100,
        .save_checkpoint_steps = std::stoll(get("save_checkpoint_steps", "50")),
        .recovery_wait_secs = 0.2});
-  while (!sess->should_stop()) {
-    auto r = sess->run({train_op, global_step});
-    std::printf("step: global_step=%lld t_ms=%lld\n",
-                static_cast<long long>(r[1].scalar<int64_t>()),
+  // A step's error that MonitoredSession does not recover from (it
+  // recovers from Aborted and Unavailable) ends the task, saying what it
+  // was. OutOfRange ends the loop, as it ends TensorFlow's `with` block: a
+  // queue was closed, here the token queue, which the chief's queue runner
+  // closes when its own step fails; close() then raises that step's error,
+  // which the coordinator recorded (TensorFlow's coord.join()).
+  try {
+    bool queue_closed = false;
+    while (!sess->should_stop()) {
+      std::vector<tf::Tensor> r;
+      try {
+        r = sess->run({train_op, global_step});
+      } catch (const tf::errors::OutOfRangeError&) {
+        queue_closed = true;
+        break;
+      }
+      std::printf("step: global_step=%lld t_ms=%lld\n",
+                  static_cast<long long>(r[1].scalar<int64_t>()),
+                  static_cast<long long>(NowMs()));
+      std::fflush(stdout);
+      std::this_thread::sleep_for(std::chrono::milliseconds(step_sleep_ms));
+    }
+    if (!queue_closed) {
+      auto final_values = sess->session()->run({global_step, count});
+      std::printf("done: global_step=%lld %s=%lld recoveries=%d\n",
+                  static_cast<long long>(final_values[0].scalar<int64_t>()),
+                  sync_replicas ? "count(worker steps)" : "count",
+                  static_cast<long long>(final_values[1].scalar<int64_t>()),
+                  sess->recoveries());
+    }
+    sess->close();
+  } catch (const tf::errors::OpError& e) {
+    std::printf("error: %s t_ms=%lld\n", e.status().ToString().c_str(),
                 static_cast<long long>(NowMs()));
     std::fflush(stdout);
-    std::this_thread::sleep_for(std::chrono::milliseconds(step_sleep_ms));
+    return 1;
   }
   // --8<-- [end:loop]
-  auto final_values = sess->session()->run({global_step, count});
-  std::printf("done: global_step=%lld count=%lld recoveries=%d\n",
-              static_cast<long long>(final_values[0].scalar<int64_t>()),
-              static_cast<long long>(final_values[1].scalar<int64_t>()),
-              sess->recoveries());
-  sess->close();
   return 0;
 }
