@@ -28,6 +28,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -137,14 +138,17 @@ Result RunConfig(const Config& config) {
   tf::train::ClusterSpec cluster(
       {{"ps", {"localhost:" + std::to_string(minitf::testing::FreePort())}},
        {"worker", worker_hosts}});
+  // The servers' start-up lines, kept out of the child's output.
+  std::ostringstream log;
+  const tf::train::ServerOptions quiet{.log_stream = &log};
   std::vector<std::unique_ptr<tf::train::Server>> servers;
   if (!config.local) {
-    servers.push_back(
-        std::make_unique<tf::train::Server>(cluster, "ps", 0, one_thread));
+    servers.push_back(std::make_unique<tf::train::Server>(cluster, "ps", 0,
+                                                          one_thread, quiet));
   }
   for (int i = 0; i < config.workers && !config.local; ++i) {
-    servers.push_back(
-        std::make_unique<tf::train::Server>(cluster, "worker", i, one_thread));
+    servers.push_back(std::make_unique<tf::train::Server>(cluster, "worker", i,
+                                                          one_thread, quiet));
     graphs.push_back(std::make_unique<WorkerGraph>(config, i));
     sessions.push_back(std::make_unique<tf::Session>(
         tf::SessionOptions{.target = servers.back()->target()},
