@@ -10,9 +10,13 @@
 // call, at its start, and a dashed one per answer, at its end; events in
 // the order they happened, one row each, with the time since the RunStep
 // began. It prints the same calls as a table.
-//   draw_rpc_step <trace file> [<file.svg>] [<master task>]
+//   draw_rpc_step <trace file> [<file.svg>] [<master task>] [sync]
 // The master task defaults to /job:worker/replica:0/task:0; without a file
-// it writes rpc_step.svg in the temporary folder.
+// it writes rpc_step.svg in the temporary folder. With "sync" (a trace of
+// synchronous training) it draws every call of every process that overlaps
+// the picked step in time: a synchronous step is several RunSteps, the
+// workers' and the chief's update, each with a client and master of its
+// own, and the picked worker's step lasts until the update releases it.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -38,8 +42,10 @@ std::string Short(std::string task) {
 
 // The calls of the step to draw: the RunStep on `master` with the most
 // calls in its step, the middle one of those by time.
+// With `overlapping`, every call in the trace that overlaps that RunStep.
 std::vector<tf::RpcRecord> PickStep(const std::vector<tf::RpcRecord>& trace,
-                                    const std::string& master) {
+                                    const std::string& master,
+                                    bool overlapping) {
   std::map<int64_t, std::vector<tf::RpcRecord>> by_step;
   for (const tf::RpcRecord& r : trace) by_step[r.step_id].push_back(r);
   size_t most = 0;
@@ -49,9 +55,10 @@ std::vector<tf::RpcRecord> PickStep(const std::vector<tf::RpcRecord>& trace,
         std::any_of(calls.begin(), calls.end(), [&](const tf::RpcRecord& r) {
           return r.method == "RunStep" && r.callee == master;
         });
-    if (!on_master || calls.size() < most) continue;
-    if (calls.size() > most) candidates.clear();
-    most = calls.size();
+    const size_t n = calls.size();
+    if (!on_master || n < most) continue;
+    if (n > most) candidates.clear();
+    most = n;
     candidates.push_back(&calls);
   }
   if (candidates.empty()) return {};
@@ -60,6 +67,17 @@ std::vector<tf::RpcRecord> PickStep(const std::vector<tf::RpcRecord>& trace,
               return a->front().start_us < b->front().start_us;
             });
   std::vector<tf::RpcRecord> step = *candidates[candidates.size() / 2];
+  if (overlapping) {
+    const auto run_step =
+        std::find_if(step.begin(), step.end(), [&](const tf::RpcRecord& r) {
+          return r.method == "RunStep" && r.callee == master;
+        });
+    const int64_t begin = run_step->start_us, end = run_step->end_us;
+    step.clear();
+    for (const tf::RpcRecord& r : trace) {
+      if (r.start_us < end && r.end_us > begin) step.push_back(r);
+    }
+  }
   std::sort(step.begin(), step.end(),
             [](const tf::RpcRecord& a, const tf::RpcRecord& b) {
               return a.start_us < b.start_us;
@@ -75,11 +93,21 @@ struct Event {
 };
 
 std::string Draw(const std::vector<tf::RpcRecord>& step,
-                 const std::string& master) {
-  // Lifelines: the client, the master, then the worker service of each
-  // task, the master's own first.
-  std::vector<std::string> lanes = {"client", "master " + master,
-                                    "worker " + master};
+                 const std::string& master, const std::string& title) {
+  // Lifelines: for each master that ran a step (`master` first), its
+  // client, itself and its task's worker service; then the worker service
+  // of every other task.
+  std::vector<std::string> masters = {master};
+  for (const tf::RpcRecord& r : step) {
+    if (r.method == "RunStep" &&
+        std::find(masters.begin(), masters.end(), r.callee) == masters.end()) {
+      masters.push_back(r.callee);
+    }
+  }
+  std::vector<std::string> lanes;
+  for (const std::string& m : masters) {
+    lanes.insert(lanes.end(), {"client " + m, "master " + m, "worker " + m});
+  }
   for (const tf::RpcRecord& r : step) {
     for (const std::string& task : {r.caller, r.callee}) {
       const std::string lane = "worker " + task;
@@ -97,7 +125,7 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
   // to the master; RunGraph and CleanupGraph from the master to a worker;
   // RecvTensor from a worker to a worker.
   auto from_lane = [&](const tf::RpcRecord& r) {
-    if (r.method == "RunStep") return 0;
+    if (r.method == "RunStep") return lane_of("client " + r.callee);
     if (r.method == "RecvTensor") return lane_of("worker " + r.caller);
     return lane_of("master " + r.caller);
   };
@@ -122,10 +150,7 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
   const double height = kTop + events.size() * kRow + 60;
   draw::Svg svg(static_cast<int>(width), static_cast<int>(height));
   auto lane_x = [&](int lane) { return kLeft + lane * kLane + kLane / 2; };
-  svg.Text(10, 22,
-           "One step of seed 003's asynchronous training, as traced "
-           "(MINITF_RPC_TRACE)",
-           "font-weight=\"bold\"");
+  svg.Text(10, 22, title, "font-weight=\"bold\"");
   for (size_t i = 0; i < lanes.size(); ++i) {
     const std::string& lane = lanes[i];
     const size_t space = lane.find(' ');
@@ -134,7 +159,8 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
     const std::string task =
         space == std::string::npos ? "" : Short(lane.substr(space + 1));
     const double x = lane_x(static_cast<int>(i));
-    svg.Rect(x - 90, 40, 180, 38, i == 0 ? "#f4f4f4" : "#eef3fb", "#345");
+    svg.Rect(x - 90, 40, 180, 38, role == "client" ? "#f4f4f4" : "#eef3fb",
+             "#345");
     svg.Text(x - 82, 56, role, "font-weight=\"bold\"");
     svg.Text(x - 82, 72, task, "font-size=\"12\"");
     svg.Line(x, 78, x, height - 30, "#999", 1, "stroke-dasharray=\"4 3\"");
@@ -186,7 +212,7 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
   }
   svg.Text(10, height - 10,
            "Solid: a call, at its start; dashed: its answer. One row per "
-           "event, in time order; times from the RunStep's start.",
+           "event, in time order; times from the first call's start.",
            "font-size=\"11\" fill=\"#555\"");
   return svg.Finish();
 }
@@ -205,27 +231,41 @@ int main(int argc, char** argv) {
           : (std::filesystem::temp_directory_path() / "rpc_step.svg").string();
   const std::string master =
       argc > 3 ? argv[3] : "/job:worker/replica:0/task:0";
+  const bool sync = argc > 4 && std::string(argv[4]) == "sync";
   auto trace = tf::ReadRpcTrace(argv[1]);
   if (!trace.ok()) {
     std::cerr << "draw_rpc_step: " << trace.status() << "\n";
     return 1;
   }
-  const std::vector<tf::RpcRecord> step = PickStep(*trace, master);
+  const std::vector<tf::RpcRecord> step = PickStep(*trace, master, sync);
   if (step.empty()) {
     std::cerr << "draw_rpc_step: no RunStep on " << master << " in " << argv[1]
               << "\n";
     return 1;
   }
-  std::cout << trace->size() << " calls traced; step " << step.front().step_id
+  const auto picked =
+      std::find_if(step.begin(), step.end(), [&](const tf::RpcRecord& r) {
+        return r.method == "RunStep" && r.callee == master;
+      });
+  std::cout << trace->size() << " calls traced; step " << picked->step_id
             << " of " << master << ", " << step.size() << " calls:\n";
-  std::printf("%-13s %-20s %-20s %9s %9s  %s\n", "call", "caller", "callee",
-              "start ms", "end ms", "tensor");
+  std::printf("%-13s %-20s %-20s %20s %9s %9s  %s\n", "call", "caller",
+              "callee", "step id", "start ms", "end ms", "tensor");
   const int64_t t0 = step.front().start_us;
   for (const tf::RpcRecord& r : step) {
-    std::printf("%-13s %-20s %-20s %9.2f %9.2f  %s\n", r.method.c_str(),
+    std::printf("%-13s %-20s %-20s %20lld %9.2f %9.2f  %s\n", r.method.c_str(),
                 Short(r.caller).c_str(), Short(r.callee).c_str(),
-                (r.start_us - t0) / 1000.0, (r.end_us - t0) / 1000.0,
-                r.detail.c_str());
+                static_cast<long long>(r.step_id), (r.start_us - t0) / 1000.0,
+                (r.end_us - t0) / 1000.0, r.detail.c_str());
   }
-  return draw::WriteFile("draw_rpc_step", path, Draw(step, master)) ? 0 : 1;
+  return draw::WriteFile(
+             "draw_rpc_step", path,
+             Draw(step, master,
+                  sync ? "One step of seed 003's synchronous training "
+                         "(2 of 2), the calls of every process during "
+                         "one worker's RunStep, as traced (MINITF_RPC_TRACE)"
+                       : "One step of seed 003's asynchronous training, as "
+                         "traced (MINITF_RPC_TRACE)"))
+             ? 0
+             : 1;
 }
