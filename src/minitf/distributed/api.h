@@ -1,13 +1,16 @@
 // The public API of layer 7 (distribution over processes), as included by
 // <minitf/minitf.h>.
 //
-// Chapter 7 is being written; so far this layer holds the cluster and its
-// servers: tf::train::ClusterSpec, in its dense and sparse forms; the
-// TF_CONFIG reader with TensorFlow's checks; tf::train::Server, a gRPC
-// server per task with TensorFlow's master and worker services, speaking
-// TensorFlow's messages (proto/), so that its wire format is TensorFlow's;
-// and tf::train::replica_device_setter, the device function that puts a
-// replicated model's variables on the ps tasks and the rest on the worker.
+// The cluster and its servers: tf::train::ClusterSpec, in its dense and
+// sparse forms; the TF_CONFIG reader with TensorFlow's checks;
+// tf::train::Server, a gRPC server per task with TensorFlow's master and
+// worker services, speaking TensorFlow's messages (proto/), so that its
+// wire format is TensorFlow's; tf::train::replica_device_setter, which puts
+// a replicated model's variables on the ps tasks and the rest on the
+// worker. Synchronous training: tf::ConditionalAccumulator, the FIFO queue
+// and tf::train::QueueRunner, tf::train::SyncReplicasOptimizer. Surviving
+// faults: tf::train::Coordinator, the SessionRunHook interface and
+// tf::train::MonitoredTrainingSession with its hooks.
 // The messages' generated headers are not part of this API: a program that
 // speaks to a server directly includes them itself (see the tests).
 //
