@@ -302,6 +302,8 @@ Status AccumulatorResource::ApplyGrad(int64_t local_step, const Tensor& grad) {
 void AccumulatorResource::TakeGrad(
     OpKernelContext* ctx, int32_t num_required,
     std::function<void(const Status&, const Tensor&)> done) {
+  auto [held_done, registered] = HoldDoneUntilRegistered(std::move(done));
+  done = std::move(held_done);
   DeferredCalls finished;
   uint64_t id = 0;
   {
@@ -329,6 +331,7 @@ void AccumulatorResource::TakeGrad(
                    }
                    RunDeferred(&cancelled);
                  });
+  registered();
 }
 
 Tensor AccumulatorResource::TakeLocked() {

@@ -340,6 +340,8 @@ void FifoQueueResource::Enqueue(OpKernelContext* ctx, const Tensor& value,
   } else {
     items.push_back(value);
   }
+  auto [held_done, registered] = HoldDoneUntilRegistered(std::move(done));
+  done = std::move(held_done);
   DeferredCalls calls;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -370,12 +372,15 @@ void FifoQueueResource::Enqueue(OpKernelContext* ctx, const Tensor& value,
   }
   RunDeferred(&calls);
   if (!closed_now) CancelOnAbort(ctx, &enqueuers_, id, "enqueue");
+  registered();
 }
 
 // --8<-- [start:dequeue]
 void FifoQueueResource::Dequeue(
     OpKernelContext* ctx,
     std::function<void(const Status&, const Tensor&)> done) {
+  auto [held_done, registered] = HoldDoneUntilRegistered(std::move(done));
+  done = std::move(held_done);
   DeferredCalls calls;
   uint64_t id = 0;
   {
@@ -398,6 +403,7 @@ void FifoQueueResource::Dequeue(
   }
   RunDeferred(&calls);
   CancelOnAbort(ctx, &dequeuers_, id, "dequeue");
+  registered();
 }
 // --8<-- [end:dequeue]
 

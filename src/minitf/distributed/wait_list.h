@@ -30,10 +30,15 @@
 //   for (auto& f : finished) f();                   // unlocked
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <memory>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "minitf/device/device_context.h"
@@ -83,6 +88,34 @@ class WaitList {
   uint64_t next_id_ = 0;
   std::list<Entry> attempts_;
 };
+
+/// Holds a waiting kernel's `done` until the kernel has registered its
+/// cancellation (CancelWithStep). Once a wait is in its WaitList, another
+/// thread may satisfy it at once, and `done` ends the kernel's
+/// OpKernelContext, which the registration still reads. Returns the `done`
+/// to hand to the wait, and the call that says the registration is over;
+/// the real `done` runs after both.
+template <typename... Args>
+std::pair<std::function<void(Args...)>, std::function<void()>>
+HoldDoneUntilRegistered(std::function<void(Args...)> done) {
+  struct Held {
+    std::function<void(Args...)> done;
+    std::atomic<int> left{2};
+    std::tuple<std::decay_t<Args>...> args;
+  };
+  auto held = std::make_shared<Held>();
+  held->done = std::move(done);
+  std::function<void()> one_more = [held] {
+    if (held->left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::apply(held->done, held->args);
+    }
+  };
+  std::function<void(Args...)> gated = [held, one_more](Args... args) {
+    held->args = std::tuple<std::decay_t<Args>...>(args...);
+    one_more();
+  };
+  return {std::move(gated), std::move(one_more)};
+}
 
 /// Calls `on_cancel` once the step that `ctx` runs in is aborted, with the
 /// abort's status, or once the step is over (then with Cancelled, which a
