@@ -42,11 +42,17 @@ struct Call {
   Status status;
 };
 
+}  // namespace
+
 // Counts calls down; Wait returns when all are done, or at the first error
-// when asked to.
-class CallGroup {
+// when asked to. Add counts one more.
+class MasterSession::CallGroup {
  public:
   explicit CallGroup(int n) : pending_(n) {}
+  void Add() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++pending_;
+  }
   void Done(const Status& s) {
     std::lock_guard<std::mutex> lock(mu_);
     --pending_;
@@ -70,6 +76,8 @@ class CallGroup {
   int pending_;
   bool failed_ = false;
 };
+
+namespace {
 
 // The step's error to report: the first that is the cause, not one that
 // only says the step was aborted because of it (TensorFlow's rule too).
@@ -100,7 +108,8 @@ MasterSession::MasterSession(std::string handle, ConfigProto config,
                              WorkerCache* workers)
     : handle_(std::move(handle)),
       config_(std::move(config)),
-      workers_(workers) {}
+      workers_(workers),
+      cleanups_(std::make_shared<CallGroup>(0)) {}
 
 MasterSession::~MasterSession() { Close().ok(); }
 
@@ -332,25 +341,9 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   // At the first error the step is over: CleanupGraph on every task ends
   // what still waits for a value that will never come.
   const bool all_done = group.WaitAllOrFirstError();
-  auto cleanup = [&] {
-    for (const Plan::Part& part : plan->parts) {
-      StatusOr<tensorflow::WorkerService::Stub*> stub =
-          workers_->GetStub(part.task);
-      if (!stub.ok()) continue;
-      grpc::ClientContext context;
-      context.set_deadline(std::chrono::system_clock::now() +
-                           std::chrono::seconds(10));
-      proto::CleanupGraphRequest cleanup_request;
-      proto::CleanupGraphResponse cleanup_response;
-      cleanup_request.set_step_id(step_id);
-      RpcTraceScope trace("CleanupGraph", plan->client_task, part.task,
-                          step_id);
-      (*stub)->CleanupGraph(&context, cleanup_request, &cleanup_response);
-    }
-  };
-  if (!all_done) cleanup();
+  if (!all_done) CleanupStep(*plan, step_id);
   group.WaitAll();
-  if (all_done) cleanup();
+  if (all_done) CleanupStep(*plan, step_id);
   std::vector<Status> statuses;
   for (const auto& call : calls) statuses.push_back(call->status);
   TF_RETURN_IF_ERROR(StepError(statuses));
@@ -376,6 +369,42 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
 }
 // --8<-- [end:run]
 
+// --8<-- [start:cleanup]
+// CleanupGraph to every task of the step, without waiting for the answers:
+// the step's result does not depend on them, and TensorFlow's master does
+// not wait either. Each call counts in cleanups_ until its answer, so that
+// Close can wait for them.
+void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
+  struct CleanupCall {
+    grpc::ClientContext context;
+    proto::CleanupGraphRequest request;
+    proto::CleanupGraphResponse response;
+  };
+  for (const Plan::Part& part : plan.parts) {
+    StatusOr<tensorflow::WorkerService::Stub*> stub =
+        workers_->GetStub(part.task);
+    if (!stub.ok()) continue;  // a task that is gone has no step to end
+    auto call = std::make_shared<CleanupCall>();
+    call->context.set_deadline(std::chrono::system_clock::now() +
+                               std::chrono::seconds(10));
+    call->request.set_step_id(step_id);
+    cleanups_->Add();
+    const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
+    (*stub)->async()->CleanupGraph(
+        &call->context, &call->request, &call->response,
+        [call, pending = cleanups_, caller = plan.client_task,
+         callee = part.task, step_id, start_us](grpc::Status) mutable {
+          if (RpcTraceEnabled()) {
+            RecordRpc({"CleanupGraph", caller, callee, step_id, start_us,
+                       RpcTraceNowMicros(), ""});
+          }
+          call.reset();  // the context goes before Close may go on
+          pending->Done(Status::OK());  // the session may be gone after this
+        });
+  }
+}
+// --8<-- [end:cleanup]
+
 Status MasterSession::Close() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -385,6 +414,8 @@ Status MasterSession::Close() {
     // ends what still waits in the other tasks.
     for (grpc::ClientContext* context : in_flight_) context->TryCancel();
   }
+  // The steps' cleanups end before the worker sessions do.
+  cleanups_->WaitAll();
   for (const std::string& task : tasks_) {
     StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);
     if (!stub.ok()) continue;

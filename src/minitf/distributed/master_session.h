@@ -15,7 +15,8 @@
 //      it again by device.
 // A step is then one RunGraph per task, all at once and with one step id;
 // the task of the client device also gets the fed values and returns the
-// fetched ones. CleanupGraph on every task ends the step.
+// fetched ones. CleanupGraph on every task ends the step; the master sends
+// it and does not wait for the answers, as TensorFlow's does.
 //
 //   TF_ASSIGN_OR_RETURN(auto session,
 //                       MasterSession::Create("sess_1", request, devices,
@@ -81,6 +82,9 @@ class MasterSession {
   MasterSession(std::string handle, ConfigProto config, WorkerCache* workers);
   // Places the nodes not placed yet. REQUIRES: mu_ held.
   Status PlaceNewNodes();
+  // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
+  // without waiting for the answers.
+  void CleanupStep(const Plan& plan, int64_t step_id);
   StatusOr<std::shared_ptr<const Plan>> CreatePlan(
       const std::vector<std::pair<std::string, Tensor>>& feeds,
       const std::vector<std::string>& fetch_names,
@@ -102,6 +106,12 @@ class MasterSession {
   // The RunGraph calls of the steps running now, which Close cancels.
   std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
   PlanCache<Plan> plans_;
+
+  // Counts calls down to none (defined in the .cc file).
+  class CallGroup;
+  // The CleanupGraph calls sent and not yet answered. Each call's callback
+  // shares it, and may run after the session is gone.
+  const std::shared_ptr<CallGroup> cleanups_;
 };
 
 }  // namespace minitf
