@@ -108,17 +108,26 @@ wait_exit() {
   wait "$1"
 }
 
-# check_done LOG: the task finished, and global_step and count agree (in
-# synchronous training count counts the workers' steps, not the updates:
-# only global_step is checked).
+# check_done LOG: the task finished, and count - global_step is what the
+# restored checkpoint held ($skew, 0 without a restore): every step since
+# added one to both (in synchronous training count counts the workers'
+# steps, not the updates: only global_step is checked). Where a restore ran
+# while another worker trained ($skew_slack 1, chief_restarted), one of that
+# worker's steps may fall between the restore's two assignments and move
+# the difference by one; no more.
+skew=0
+skew_slack=0
 check_done() {
-  local line g c
+  local line g c off
   line=$(grep '^done:' "$work/$1") || fail "$1 did not finish"
   g=$(echo "$line" | sed 's/.*global_step=\([0-9]*\).*/\1/')
   c=$(echo "$line" | sed 's/.*count=\([0-9]*\).*/\1/')
   [ "$g" -ge "$LAST" ] || fail "$1 ended at global_step $g < $LAST"
-  [ "$g" = "$c" ] || [[ "$line" == *"count(worker steps)"* ]] ||
-    fail "$1: global_step $g but count $c: a step lost or counted twice"
+  off=$((c - g - skew))
+  [[ "$line" == *"count(worker steps)"* ]] ||
+    [ "${off#-}" -le "$skew_slack" ] ||
+    fail "$1: global_step $g but count $c (the checkpoint's difference:" \
+      "$skew): a step lost or counted twice"
   echo "  $1: $line"
 }
 
@@ -153,24 +162,35 @@ kill_and_restart() {
   t_up=$(now_ms)
 }
 
-# restored LOG N: the checkpoint the chief of LOG restored (ckpt), the step
-# its Nth session read (resumed) and when (t_ready), and its first step
-# after that (s at t). Worker 1 may step between the restore and that read
+# restored LOG N: the checkpoint the chief of LOG restored (ckpt, the step
+# in its name) and the global step and count it holds (ckpt_g, skew), the
+# step its Nth session read (resumed) and when (t_ready), and its first step
+# after that (s at t). The checkpoint may hold a later step than its name:
+# the hook reads global_step for the name, then the save reads the
+# variables, and worker 1 may step in between (TensorFlow's hook does the
+# same). Worker 1 may also step between the restore and the chief's read
 # (in ps_restarted once it sees the model ready; in chief_restarted it never
-# stopped), so the step read may be past the checkpoint by worker 1's
+# stopped), so the step read may be past the checkpoint's by worker 1's
 # steps, never below it.
 restored() {
-  local ready w1_steps
-  ckpt=$(grep -o 'Restoring parameters from .*model.ckpt-[0-9]*' "$work/$1" |
-    tail -n 1 | sed 's/.*-//')
-  [ -n "$ckpt" ] || fail "$1: no checkpoint restored"
+  local ready w1_steps path held
+  path=$(grep -o 'Restoring parameters from .*model.ckpt-[0-9]*' "$work/$1" |
+    tail -n 1 | sed 's/^Restoring parameters from //')
+  [ -n "$path" ] || fail "$1: no checkpoint restored"
+  ckpt=${path##*-}
+  held=$("$trainer" --inspect_checkpoint="$path" 2>&1 | grep '^checkpoint:') ||
+    fail "could not read checkpoint $path"
+  ckpt_g=$(echo "$held" | sed 's/.*global_step=\([0-9]*\).*/\1/')
+  skew=$(($(echo "$held" | sed 's/.*count=\([0-9]*\).*/\1/') - ckpt_g))
   ready=$(ready_line "$1" "$2")
   resumed=$(echo "$ready" | sed 's/.*global_step=\([0-9]*\).*/\1/')
   t_ready=$(echo "$ready" | sed 's/.*t_ms=//')
   w1_steps=$(awk -v a="$t_up" -v b="$((t_ready + 100))" -F'[= ]' \
     '/^step:/ && $5 >= a && $5 < b {n++} END {print n + 0}' "$work/w1.log")
-  [ "$resumed" -ge "$ckpt" ] && [ "$resumed" -le $((ckpt + w1_steps)) ] ||
-    fail "resumed at $resumed: checkpoint $ckpt, $w1_steps steps of worker 1"
+  [ "$resumed" -ge "$ckpt_g" ] &&
+    [ "$resumed" -le $((ckpt_g + w1_steps)) ] ||
+    fail "resumed at $resumed: checkpoint $ckpt holding global_step" \
+      "$ckpt_g, $w1_steps steps of worker 1"
   read -r s t < <(first_step_after "$1" "$t_ready")
 }
 
@@ -216,7 +236,7 @@ ps_restarted)
   waits=$(awk '/An error was raised/ {f = 1} f && /Waiting for model/ {n++}
     END {print n + 0}' "$work/w1.log")
   echo "ps_restarted: ps killed at global_step ~$killed_at, restarted" \
-    "$((t_up - t_kill)) ms later; last checkpoint $ckpt; the chief's new" \
+    "$((t_up - t_kill)) ms later; last checkpoint $ckpt (holding global_step $ckpt_g); the chief's new" \
     "session read $resumed (worker 1 logged 'Waiting for model to be" \
     "ready' $waits times meanwhile); its first step after the restore ($s) came" \
     "$((t - t_kill)) ms after the kill ($((t - t_up)) ms after the ps was up" \
@@ -229,6 +249,7 @@ chief_restarted)
   wait_exit "$w0_pid" 50 || fail "the restarted chief exited with $?"
   wait_exit "$w1_pid" 20 || fail "worker 1 exited with $?"
   restored w0b.log 1
+  skew_slack=1
   w1_steps=$(awk -v a="$t_kill" -v b="$t_ready" -F'[= ]' \
     '/^step:/ && $5 >= a && $5 < b {n++} END {print n + 0}' "$work/w1.log")
   read -r w1_last _ < <(first_step_after w1.log "$t_ready")

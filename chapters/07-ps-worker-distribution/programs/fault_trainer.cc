@@ -29,6 +29,8 @@
 //       --worker_hosts=localhost:2223,localhost:2224     (one line)
 //   fault_trainer --job_name=worker --task_index=0 ...
 //       --checkpoint_dir=/tmp/ckpt --last_step=600       (one line)
+//   fault_trainer --inspect_checkpoint=/tmp/ckpt/model.ckpt-151
+//       prints "checkpoint: global_step=<g> count=<c>", what it holds
 #include <minitf/minitf.h>
 
 #include <chrono>
@@ -89,6 +91,27 @@ class ReportSessions : public tf::train::SessionRunHook {
   tf::Variable step_;
 };
 
+// The values a checkpoint holds, restored into a graph of this process's
+// own, printed for the driver: "checkpoint: global_step=<g> count=<c>".
+// A checkpoint saved while another worker trains can hold the two one step
+// apart (the save reads one variable, then the other), so the driver checks
+// the steps after a restore against the checkpoint's own values.
+int InspectCheckpoint(const std::string& prefix) {
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::Variable w(tf::zeros({4}), "w");
+  tf::Variable count(tf::Tensor(int64_t{0}), "count", false);
+  tf::Variable global_step(tf::Tensor(int64_t{0}), "global_step", false);
+  tf::train::Saver saver;
+  tf::Session sess;
+  saver.restore(sess, prefix);
+  const std::vector<tf::Tensor> values = sess.run({global_step, count});
+  std::printf("checkpoint: global_step=%lld count=%lld\n",
+              static_cast<long long>(values[0].scalar<int64_t>()),
+              static_cast<long long>(values[1].scalar<int64_t>()));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +120,9 @@ int main(int argc, char** argv) {
     auto it = args.find(name);
     return it == args.end() ? fallback : it->second;
   };
+  if (args.count("inspect_checkpoint") != 0) {
+    return InspectCheckpoint(args["inspect_checkpoint"]);
+  }
   const std::string job = get("job_name", "");
   const int task = std::stoi(get("task_index", "0"));
   tf::train::ClusterSpec cluster({{"ps", Hosts(get("ps_hosts", ""))},
@@ -154,11 +180,17 @@ int main(int argc, char** argv) {
                             std::make_shared<ReportSessions>(global_step)};
   // The first tokens and, on the chief, the runner of the updates.
   if (sync_opt) hooks.push_back(sync_opt->make_session_run_hook(task == 0));
+  // Every checkpoint is kept (max_to_keep 0), so that the driver can read
+  // the one a restarted chief restored once training is over.
+  auto scaffold = std::make_shared<tf::train::Scaffold>(
+      tf::train::Scaffold::Options{.saver = std::make_shared<tf::train::Saver>(
+                                       tf::global_variables(), 0)});
   // --8<-- [start:loop]
   auto sess = tf::train::MonitoredTrainingSession(
       {.master = server.target(),
        .is_chief = task == 0,
        .checkpoint_dir = get("checkpoint_dir", ""),
+       .scaffold = scaffold,
        .hooks = hooks,
        .save_summaries_steps = 0,
        .config = config,
