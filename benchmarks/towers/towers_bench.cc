@@ -342,7 +342,8 @@ int main(int argc, char** argv) try {
     std::printf("%-44s %12.2f %10.2f\n", c.name, matmul, span);
   }
   // The step's work by device, each node at its best over many traced
-  // steps, and the bound it sets on the towers' ratio.
+  // steps, and the ratios of those kernel times: kernels only, so not a
+  // bound on the ratios of throughput above (chapter 6, section 6).
   const int reps = quick ? 10 : 50;
   std::printf("kernel time by device, each node's best of %d steps, ms\n",
               reps);
@@ -361,9 +362,9 @@ int main(int argc, char** argv) try {
               two["GPU:1"], two["CPU:0"]);
   // The towers' shortest step: the slower tower, then the CPU's part.
   const double towers_ms = std::max(two["GPU:0"], two["GPU:1"]) + two["CPU:0"];
-  std::printf("  best towers vs 1 thread these allow:  %.2fx\n",
+  std::printf("  1 thread's kernels / towers' shortest step:  %.2fx\n",
               one["CPU:0"] / towers_ms);
-  std::printf("  best towers vs 2 threads these allow: %.2fx\n",
+  std::printf("  2 threads' kernels / towers' shortest step: %.2fx\n",
               split["CPU:0"] / towers_ms);
   return 0;
 } catch (const tf::errors::OpError& e) {
