@@ -4,18 +4,22 @@
 // loopback), and a raw gRPC server whose generic service answers "Pull" with
 // N bytes served straight from a buffer (no copy) and "Push" by taking N
 // bytes. For a float variable of 4 MiB and of 64 MiB on the ps:
-//   pull  a session on the worker runs reduce_sum(v) on the worker, so v's
-//         bytes cross ps -> worker (RecvTensor) and only a scalar goes on;
-//   push  a session on the worker runs v.assign(w * 1) with w on the worker,
-//         so the bytes cross worker -> ps;
-// each against the raw call that moves the same bytes. Then the latency of
-// RunStep on a trivial graph (one Const) against a raw round trip of 0
-// bytes. Best of several runs each, the runs of a size taken in turn; ratios
-// are raw time / minitf time (1.0: as fast as raw gRPC). The same two steps
-// in one process (no transfer) are timed beside them: their arithmetic.
-// "faults" and "raw flt" are the process's page faults per run of each.
+//   pull  a session on the worker runs identity(v) on the worker, as a
+//         target, so v's bytes cross ps -> worker (RecvTensor) and go no
+//         further;
+//   push  a session on the worker runs v.assign(w) with w on the worker,
+//         so w's bytes cross worker -> ps, where v takes the buffer;
+// each against the raw call that moves the same bytes. Neither step
+// computes anything: what is timed is the transfer and the step around it.
+// Then the latency of RunStep on a trivial graph (one Const) against a raw
+// round trip of 0 bytes. Each is run `reps` times, the runs of a size taken
+// in turn; times are the median run, "ratio" is raw time / minitf time of
+// the medians (1.0: as fast as raw gRPC) and "best" the same of the fastest
+// runs, which single lucky runs decide. The same two steps in one process (no
+// transfer) are timed beside them: a step without the wire. "faults" and "raw
+// flt" are the process's page faults per run of each.
 //
-//   ps_bench [--reps=5] [--mib=4 --mib=64]   (the sizes; these by default)
+//   ps_bench [--reps=21] [--mib=4 --mib=64]   (the sizes; these by default)
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
@@ -86,11 +90,11 @@ class RawService : public grpc::CallbackGenericService {
 };
 
 // The two steps on a float variable v of `bytes`, built in their own graph:
-// pull runs reduce_sum(v) where the worker is, so v's bytes cross ps ->
-// worker and only a scalar goes on; push runs v.assign(w * 1) with w on the
-// worker, so the bytes cross worker -> ps. Push is a target, as a training
-// step runs its train_op: fetching the assigned value would send the bytes
-// back again. Empty device names put both variables in one process.
+// pull runs identity(v) where the worker is, so v's bytes cross ps ->
+// worker; push runs v.assign(w) with w on the worker, so the bytes cross
+// worker -> ps. Both are targets, as a training step runs its train_op:
+// fetching a value would send the bytes on to the client. Empty device
+// names put both variables in one process.
 struct Steps {
   Steps(size_t bytes, const std::string& ps, const std::string& worker) {
     const int64_t n = static_cast<int64_t>(bytes / sizeof(float));
@@ -103,23 +107,32 @@ struct Steps {
       v = tf::Variable(tf::zeros({n}), "v_" + mib);
     }
     tf::device_scope on(worker);
-    pull = tf::reduce_sum(v.value());
+    pull = tf::identity(v.value()).op();
     tf::Variable w(tf::ones({n}), "w_" + mib);
-    push = v.assign(w.value() * tf::constant(1.f)).op();
+    push = v.assign(w.value()).op();
     init = tf::global_variables_initializer();
   }
   tf::Graph graph;
-  tf::Output pull;
+  tf::Operation pull;
   tf::Operation push;
   tf::Operation init;
 };
 
-// What BestOfInterleaved measures of one function.
+// What Interleaved measures of one function.
 struct Timing {
-  double best_seconds = 1e30;
+  std::vector<double> seconds;  // one per round
   // Page faults of the process per run, all threads together: the pages a
   // run touches for the first time (fresh memory the system maps and zeroes).
   double faults = 0;
+
+  double Best() const {
+    return *std::min_element(seconds.begin(), seconds.end());
+  }
+  double Median() const {
+    std::vector<double> sorted = seconds;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted[sorted.size() / 2];
+  }
 };
 
 int64_t MinorFaults() {
@@ -128,17 +141,16 @@ int64_t MinorFaults() {
   return usage.ru_minflt;
 }
 
-// The timing of each of `fns` over `reps` rounds that run every one once in
+// The timings of each of `fns` over `reps` rounds that run every one once in
 // turn: a load on the machine that comes and goes slows them alike, so their
 // ratios stay fair.
-std::vector<Timing> BestOfInterleaved(
-    int reps, const std::vector<std::function<void()>>& fns) {
+std::vector<Timing> Interleaved(int reps,
+                                const std::vector<std::function<void()>>& fns) {
   std::vector<Timing> out(fns.size());
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < fns.size(); ++i) {
       const int64_t faults = MinorFaults();
-      out[i].best_seconds =
-          std::min(out[i].best_seconds, tf::bench::BestSeconds(1, fns[i]));
+      out[i].seconds.push_back(tf::bench::BestSeconds(1, fns[i]));
       out[i].faults += static_cast<double>(MinorFaults() - faults) / reps;
     }
   }
@@ -162,7 +174,7 @@ void RawCall(grpc::GenericStub& stub, const char* method,
 }  // namespace
 
 int main(int argc, char** argv) {
-  int reps = 5;
+  int reps = 21;
   const size_t kMiB = size_t{1} << 20;
   std::vector<size_t> sizes;
   for (int i = 1; i < argc; ++i) {
@@ -199,9 +211,9 @@ int main(int argc, char** argv) {
   tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
   tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
 
-  std::printf("%-14s %5s %10s %10s %12s %7s %9s %9s\n", "transfer", "MiB",
-              "minitf ms", "1-proc ms", "raw gRPC ms", "ratio", "faults",
-              "raw flt");
+  std::printf("%-14s %5s %10s %10s %12s %7s %7s %9s %9s\n", "transfer", "MiB",
+              "minitf ms", "1-proc ms", "raw gRPC ms", "ratio", "best",
+              "faults", "raw flt");
   for (size_t bytes : sizes) {
     // The steps on the cluster, and the same steps in one process: the
     // time of their arithmetic and of a step, without a transfer.
@@ -223,20 +235,19 @@ int main(int argc, char** argv) {
     grpc::Slice body(push_bytes.data(), bytes, grpc::Slice::STATIC_SLICE);
     grpc::ByteBuffer push_request(&body, 1);
     RawCall(raw, "/raw/Pull", pull_request);
-    const std::vector<Timing> t = BestOfInterleaved(
-        reps, {[&] { sess.run(steps.pull); },  //
-               [&] { local.run(local_steps.pull); },
-               [&] { RawCall(raw, "/raw/Pull", pull_request); },
-               [&] { sess.run(steps.push); },  //
-               [&] { local.run(local_steps.push); },
-               [&] { RawCall(raw, "/raw/Push", push_request); }});
+    const std::vector<Timing> t =
+        Interleaved(reps, {[&] { sess.run(steps.pull); },  //
+                           [&] { local.run(local_steps.pull); },
+                           [&] { RawCall(raw, "/raw/Pull", pull_request); },
+                           [&] { sess.run(steps.push); },  //
+                           [&] { local.run(local_steps.push); },
+                           [&] { RawCall(raw, "/raw/Push", push_request); }});
     for (int i : {0, 3}) {
-      std::printf("%-14s %5zu %10.2f %10.2f %12.2f %7.2f %9.0f %9.0f\n",
+      std::printf("%-14s %5zu %10.2f %10.2f %12.2f %7.2f %7.2f %9.0f %9.0f\n",
                   i == 0 ? "pull (ps->w)" : "push (w->ps)", bytes / kMiB,
-                  t[i].best_seconds * 1e3, t[i + 1].best_seconds * 1e3,
-                  t[i + 2].best_seconds * 1e3,
-                  t[i + 2].best_seconds / t[i].best_seconds, t[i].faults,
-                  t[i + 2].faults);
+                  t[i].Median() * 1e3, t[i + 1].Median() * 1e3,
+                  t[i + 2].Median() * 1e3, t[i + 2].Median() / t[i].Median(),
+                  t[i + 2].Best() / t[i].Best(), t[i].faults, t[i + 2].faults);
     }
   }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <thread>
 
+#include "minitf/distributed/local_master.h"
 #include "minitf/distributed/master.h"
 #include "minitf/distributed/master_service.h"
 #include "minitf/distributed/worker.h"
@@ -136,6 +137,9 @@ Status GrpcServer::Start() {
   }
   state_ = State::kStarted;
   worker_cache_->set_local_port(bound_port_);
+  // Sessions of this process on this target call the master directly.
+  local_master_ = LocalMaster::Register(
+      "grpc://localhost:" + std::to_string(bound_port_), master_.get());
   // One line per job, in the order of their names, as TensorFlow logs them.
   std::map<std::string, const train::JobTasks*> sorted;
   for (const auto& [name, tasks] : cluster_.as_dict()) sorted[name] = &tasks;
@@ -154,17 +158,22 @@ void GrpcServer::Join() {
 
 void GrpcServer::Stop() {
   std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<LocalMaster::Registration> local_master;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (state_ == State::kStopped) return;
     state_ = State::kStopped;
     server = std::move(server_);
+    local_master = std::move(local_master_);
   }
   if (server != nullptr) {
     server->Shutdown(std::chrono::system_clock::now() +
                      std::chrono::seconds(1));
     server->Wait();
   }
+  // Waits, as server->Wait() does for calls over gRPC, for the local
+  // sessions' calls in progress.
+  local_master.reset();
   stopped_.notify_all();
 }
 

@@ -36,6 +36,7 @@
 
 #include "minitf/device/device_mgr.h"
 #include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/local_master.h"
 #include "minitf/graph/config.h"
 #include "minitf/tensor/status.h"
 
@@ -109,6 +110,8 @@ class GrpcServer {
   const DeviceMgr& device_mgr() const { return *devices_; }
   /// The task's worker, which holds its variables.
   Worker& worker() const { return *worker_; }
+  /// The task's master, which the clients' sessions talk to.
+  Master& master() const { return *master_; }
 
  private:
   enum class State { kNew, kStarted, kStopped };
@@ -131,6 +134,9 @@ class GrpcServer {
   std::unique_ptr<Master> master_;
   std::unique_ptr<WorkerServiceImpl> worker_service_;
   std::unique_ptr<MasterServiceImpl> master_service_;
+  // The master's entry in the process's table of local masters, while the
+  // server is started.
+  std::unique_ptr<LocalMaster::Registration> local_master_;
 
   mutable std::mutex mu_;
   std::condition_variable stopped_;

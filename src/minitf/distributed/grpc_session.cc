@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "minitf/distributed/local_master.h"
+#include "minitf/distributed/master.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/worker_cache.h"
 #include "minitf/graph/graph_def.h"
@@ -38,6 +40,24 @@ GrpcSession::GrpcSession(
 
 GrpcSession::~GrpcSession() { Close().ok(); }
 
+// --8<-- [start:call_master]
+Status GrpcSession::CallMaster(
+    const std::function<Status(Master&)>& local,
+    const std::function<grpc::Status(grpc::ClientContext*)>& remote,
+    int64_t timeout_ms) {
+  // A server of this process: its master, called directly.
+  if (LocalMaster master = LocalMaster::Lookup(options_.target)) {
+    return local(*master);
+  }
+  grpc::ClientContext context;
+  if (timeout_ms > 0) {
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::milliseconds(timeout_ms));
+  }
+  return FromGrpcStatus(remote(&context));
+}
+// --8<-- [end:call_master]
+
 // --8<-- [start:send_graph]
 Status GrpcSession::SendGraph() {
   const int num_nodes = graph_->num_nodes();
@@ -49,15 +69,17 @@ Status GrpcSession::SendGraph() {
   for (int i = sent_nodes_; i < all.node_size(); ++i) {
     *added.add_node() = all.node(i);
   }
-  grpc::ClientContext context;
   if (handle_.empty()) {
     proto::CreateSessionRequest request;
     proto::CreateSessionResponse response;
     *request.mutable_graph_def() = std::move(added);
     *request.mutable_config() = ConfigProtoToProto(options_.config);
     request.set_target(options_.target);
-    TF_RETURN_IF_ERROR(
-        FromGrpcStatus(master_->CreateSession(&context, request, &response)));
+    TF_RETURN_IF_ERROR(CallMaster(
+        [&](Master& m) { return m.CreateSession(request, &response); },
+        [&](grpc::ClientContext* c) {
+          return master_->CreateSession(c, request, &response);
+        }));
     handle_ = response.session_handle();
     graph_version_ = response.graph_version();
   } else {
@@ -66,8 +88,11 @@ Status GrpcSession::SendGraph() {
     request.set_session_handle(handle_);
     *request.mutable_graph_def() = std::move(added);
     request.set_current_graph_version(graph_version_);
-    TF_RETURN_IF_ERROR(
-        FromGrpcStatus(master_->ExtendSession(&context, request, &response)));
+    TF_RETURN_IF_ERROR(CallMaster(
+        [&](Master& m) { return m.ExtendSession(request, &response); },
+        [&](grpc::ClientContext* c) {
+          return master_->ExtendSession(c, request, &response);
+        }));
     graph_version_ = response.new_graph_version();
   }
   sent_nodes_ = num_nodes;
@@ -104,17 +129,16 @@ Status GrpcSession::Run(
   for (const std::string& f : fetch_names) request.add_fetch(f);
   for (const std::string& t : target_names) request.add_target(t);
   request.mutable_options()->set_timeout_in_ms(run_options.timeout_in_ms);
-  grpc::ClientContext context;
-  if (run_options.timeout_in_ms > 0) {
-    // The master ends the step itself; this bounds the wait for its answer
-    // too, with a little slack for the answer to arrive.
-    context.set_deadline(
-        std::chrono::system_clock::now() +
-        std::chrono::milliseconds(run_options.timeout_in_ms + 1000));
-  }
   proto::RunStepResponse response;
-  TF_RETURN_IF_ERROR(
-      FromGrpcStatus(master_->RunStep(&context, request, &response)));
+  // The master ends the step itself at the timeout; a remote call's deadline
+  // bounds the wait for its answer too, with a little slack for the answer
+  // to arrive.
+  TF_RETURN_IF_ERROR(CallMaster(
+      [&](Master& m) { return m.RunStep(request, &response); },
+      [&](grpc::ClientContext* c) {
+        return master_->RunStep(c, request, &response);
+      },
+      run_options.timeout_in_ms > 0 ? run_options.timeout_in_ms + 1000 : 0));
   if (response.tensor_size() != static_cast<int>(fetch_names.size())) {
     return errors::Internal("The master returned ", response.tensor_size(),
                             " values for ", fetch_names.size(), " fetches");
@@ -132,13 +156,14 @@ Status GrpcSession::Close() {
   if (closed_) return Status::OK();
   closed_ = true;
   if (handle_.empty()) return Status::OK();
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() +
-                       std::chrono::seconds(10));
   proto::CloseSessionRequest request;
   proto::CloseSessionResponse response;
   request.set_session_handle(handle_);
-  return FromGrpcStatus(master_->CloseSession(&context, request, &response));
+  return CallMaster([&](Master& m) { return m.CloseSession(request); },
+                    [&](grpc::ClientContext* c) {
+                      return master_->CloseSession(c, request, &response);
+                    },
+                    10000);
 }
 
 /// The factory of sessions on "grpc://" targets.

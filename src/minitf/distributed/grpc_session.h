@@ -7,7 +7,9 @@
 // sends the graph to the master of the target's task (CreateSession); a
 // later run first sends the nodes added since (ExtendSession); each run is
 // one RunStep, with the fed values and the names to fetch, and the master
-// answers with the fetched values. Close ends the master's session.
+// answers with the fetched values. Close ends the master's session. When
+// the target is a server of this process, the calls go to its master
+// directly, without gRPC (local_master.h), as TensorFlow's do.
 //
 //   tf::SessionOptions options{.target = "grpc://localhost:2222"};
 //   TF_ASSIGN_OR_RETURN(auto session, tf::NewSession(options, graph));
@@ -15,6 +17,8 @@
 //   TF_RETURN_IF_ERROR(session->Run({}, {"c:0"}, {}, &out));
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +31,8 @@
 #include "minitf/graph/session.h"
 
 namespace minitf {
+
+class Master;
 
 /// Invariants: the master's session, once made, holds the first
 /// sent_nodes_ nodes of the graph.
@@ -60,6 +66,13 @@ class GrpcSession : public SessionInterface {
               std::unique_ptr<tensorflow::MasterService::Stub> master);
   // Creates the master's session, or extends it with the new nodes.
   Status SendGraph();
+  // One call to the master: `local` when the target's server is in this
+  // process (local_master.h), else `remote` through gRPC, with a deadline
+  // `timeout_ms` from now when it is above 0.
+  Status CallMaster(
+      const std::function<Status(Master&)>& local,
+      const std::function<grpc::Status(grpc::ClientContext*)>& remote,
+      int64_t timeout_ms = 0);
 
   const SessionOptions options_;
   const std::shared_ptr<Graph> graph_;

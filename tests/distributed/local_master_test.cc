@@ -1,0 +1,110 @@
+// LocalMaster (local_master.h): a session on a server of its own process
+// calls that server's master without gRPC; any other target, and a server
+// stopped, go through gRPC as before.
+#include "minitf/distributed/local_master.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "distributed_testing.h"
+#include "minitf/distributed/grpc_server.h"
+#include "minitf/distributed/master.h"
+#include "minitf/minitf.h"
+
+namespace {
+
+namespace tf = minitf;
+
+std::unique_ptr<tf::GrpcServer> StartServer(std::ostringstream* log) {
+  auto server = tf::GrpcServer::Create(
+      tf::train::ClusterSpec({{"worker", {"localhost:0"}}}), "worker", 0, {},
+      {.log_stream = log});
+  EXPECT_TRUE(server.ok()) << server.status();
+  EXPECT_TRUE((*server)->Start().ok());
+  return std::move(*server);
+}
+
+TEST(LocalMasterTest, AStartedServerIsFoundUnderItsOwnTargetOnly) {
+  std::ostringstream log;
+  auto server = StartServer(&log);
+  const std::string target = server->target();
+  {
+    tf::LocalMaster local = tf::LocalMaster::Lookup(target);
+    ASSERT_TRUE(local);
+    EXPECT_EQ(&*local, &server->master());
+  }
+  // The same port written another way is another target: it goes through
+  // gRPC, as in TensorFlow.
+  const std::string port = target.substr(target.rfind(':') + 1);
+  EXPECT_FALSE(tf::LocalMaster::Lookup("grpc://127.0.0.1:" + port));
+  server->Stop();
+  EXPECT_FALSE(tf::LocalMaster::Lookup(target));
+}
+
+// A session on a target registered to a server's master, where no gRPC
+// server listens, runs its steps: the calls never went over the wire.
+TEST(LocalMasterTest, ASessionOnALocalTargetCallsTheMasterDirectly) {
+  std::ostringstream log;
+  auto server = StartServer(&log);
+  const std::string nowhere =
+      "grpc://localhost:" + std::to_string(minitf::testing::FreePort());
+  auto registration = tf::LocalMaster::Register(nowhere, &server->master());
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::Output sum = tf::add(tf::constant(tf::Tensor(2.f)),
+                           tf::constant(tf::Tensor(3.f)), "sum");
+  tf::Session sess(tf::SessionOptions{.target = nowhere}, &graph);
+  EXPECT_EQ(sess.run(sum).scalar<float>(), 5.f);
+  tf::Output twice = tf::add(sum, sum, "twice");  // ExtendSession
+  EXPECT_EQ(sess.run(twice).scalar<float>(), 10.f);
+  sess.close();  // CloseSession
+  registration.reset();
+  // Unregistered, the target is a port nobody listens on.
+  tf::SessionOptions options{.target = nowhere};
+  options.config.operation_timeout_in_ms = 5000;
+  tf::Session gone(options, &graph);
+  EXPECT_THROW(gone.run(sum), tf::errors::UnavailableError);
+}
+
+// A session made while its server ran, used after the server stopped, gets
+// gRPC's answer for a server that is not there: Unavailable.
+TEST(LocalMasterTest, AfterStopASessionFallsBackToGrpc) {
+  std::ostringstream log;
+  auto server = StartServer(&log);
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::Output c = tf::constant(tf::Tensor(7.f), "c");
+  tf::Session sess(tf::SessionOptions{.target = server->target()}, &graph);
+  EXPECT_EQ(sess.run(c).scalar<float>(), 7.f);
+  server->Stop();
+  EXPECT_THROW(sess.run(c), tf::errors::UnavailableError);
+}
+
+// Stop waits for a local call in progress, as a gRPC server's shutdown
+// waits for the calls it serves, and the call ends with its own result.
+TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
+  std::ostringstream log;
+  auto server = StartServer(&log);
+  const std::string target = server->target();
+  std::atomic<bool> released{false};
+  std::thread stopper;
+  {
+    tf::LocalMaster held = tf::LocalMaster::Lookup(target);
+    ASSERT_TRUE(held);
+    stopper = std::thread([&] {
+      server->Stop();
+      EXPECT_TRUE(released.load());
+    });
+    // The stopper cannot finish while `held` lives.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    released = true;
+  }
+  stopper.join();
+  EXPECT_FALSE(tf::LocalMaster::Lookup(target));
+}
+
+}  // namespace
