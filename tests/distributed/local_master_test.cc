@@ -1,6 +1,8 @@
 // LocalMaster (local_master.h): a session on a server of its own process
 // calls that server's master without gRPC; any other target, and a server
-// stopped, go through gRPC as before.
+// stopped, go through gRPC as before. And the master runs its own task's
+// part of a step on that task's worker directly (master_session.h), where
+// the step's RunOptions timeout and a Close still end it.
 #include "minitf/distributed/local_master.h"
 
 #include <gtest/gtest.h>
@@ -105,6 +107,58 @@ TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
   }
   stopper.join();
   EXPECT_FALSE(tf::LocalMaster::Lookup(target));
+}
+
+// A step on the master's own task only, waiting on an empty queue: the
+// worker, called directly, ends it at the RunOptions timeout (over gRPC the
+// call's deadline did), and the wait takes nothing from the queue.
+TEST(LocalWorkerTest, ALocalPartEndsAtTheStepsTimeout) {
+  std::ostringstream log;
+  auto server = StartServer(&log);
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::FIFOQueue q(2, {tf::DT_FLOAT}, {}, "q");
+  tf::Operation enqueue = q.enqueue(tf::constant(tf::Tensor({3.f})));
+  tf::Output dequeue = q.dequeue();
+  tf::Session sess(tf::SessionOptions{.target = server->target()}, &graph);
+  tf::RunOptions options;
+  options.timeout_in_ms = 100;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string text =
+      tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
+          [&] { sess.run({dequeue}, {}, options, nullptr); });
+  EXPECT_NE(text.find("Operation timed out."), std::string::npos) << text;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  sess.run(enqueue);
+  EXPECT_EQ(sess.run(dequeue).flat<float>()(0), 3.f);
+}
+
+// Closing the session ends a local part that waits, as it cancels the
+// RunGraph calls of the other tasks.
+TEST(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {
+  std::ostringstream log;
+  auto server = StartServer(&log);
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::FIFOQueue q(2, {tf::DT_FLOAT}, {}, "q");
+  tf::Output dequeue = q.dequeue();
+  tf::Session sess(tf::SessionOptions{.target = server->target()}, &graph);
+  sess.run(q.size());  // the session exists before the wait starts
+  std::atomic<bool> ended{false};
+  std::string error;
+  std::thread waiter([&] {
+    try {
+      sess.run(dequeue);
+    } catch (const tf::errors::OpError& e) {
+      error = e.status().ToString();
+    }
+    ended = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(ended.load());
+  sess.close();
+  waiter.join();
+  EXPECT_FALSE(error.empty());
 }
 
 }  // namespace

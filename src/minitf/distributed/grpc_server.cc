@@ -76,6 +76,7 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Create(
           : static_cast<int>(std::thread::hardware_concurrency());
   server->worker_ = std::make_unique<Worker>(
       task, server->devices_.get(), server->worker_cache_.get(), threads);
+  server->worker_cache_->set_local_worker(server->worker_.get());
   server->master_ = std::make_unique<Master>(
       task, server->devices_.get(), server->worker_cache_.get(),
       MasterOptions{options.still_waiting_interval, options.log_stream});

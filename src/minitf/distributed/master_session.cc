@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <random>
@@ -12,6 +13,7 @@
 #include "minitf/device/subgraph.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/rpc_trace.h"
+#include "minitf/distributed/worker.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
@@ -44,8 +46,7 @@ struct Call {
 
 }  // namespace
 
-// Counts calls down; Wait returns when all are done, or at the first error
-// when asked to. Add counts one more.
+// Counts calls down; WaitAll returns when all are done. Add counts one more.
 class MasterSession::CallGroup {
  public:
   explicit CallGroup(int n) : pending_(n) {}
@@ -53,17 +54,9 @@ class MasterSession::CallGroup {
     std::lock_guard<std::mutex> lock(mu_);
     ++pending_;
   }
-  void Done(const Status& s) {
+  void Done() {
     std::lock_guard<std::mutex> lock(mu_);
-    --pending_;
-    if (!s.ok()) failed_ = true;
-    cv_.notify_all();
-  }
-  // True when every call is done; false when one failed first.
-  bool WaitAllOrFirstError() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return pending_ == 0 || failed_; });
-    return pending_ == 0;
+    if (--pending_ == 0) cv_.notify_all();
   }
   void WaitAll() {
     std::unique_lock<std::mutex> lock(mu_);
@@ -74,7 +67,6 @@ class MasterSession::CallGroup {
   std::mutex mu_;
   std::condition_variable cv_;
   int pending_;
-  bool failed_ = false;
 };
 
 namespace {
@@ -304,46 +296,83 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     }
     calls.push_back(std::move(call));
   }
-  // A Close while the step runs cancels its calls: a step that waits in
-  // another task (a take_grad, a dequeue) ends with the session.
+  // The part on the master's own task runs on its worker directly, on this
+  // thread, as TensorFlow's master calls its local worker; the others are
+  // RunGraph calls over gRPC, all sent first.
+  Worker* const local_worker = workers_->local_worker();
+  size_t local_part = calls.size();  // none
+  std::vector<tensorflow::WorkerService::Stub*> stubs(calls.size(), nullptr);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (local_worker != nullptr &&
+        plan->parts[i].task == workers_->local_task()) {
+      local_part = i;
+      continue;
+    }
+    TF_ASSIGN_OR_RETURN(stubs[i], workers_->GetStub(plan->parts[i].task));
+  }
+  // A Close while the step runs cancels its calls, and ends the local part:
+  // a step that waits in a task (a take_grad, a dequeue) ends with the
+  // session.
   struct InFlight {
     MasterSession* session;
     std::vector<grpc::ClientContext*> contexts;
+    int64_t local_step = 0;
     ~InFlight() {
       std::lock_guard<std::mutex> lock(session->mu_);
       for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
+      if (local_step != 0) session->local_steps_.erase(local_step);
     }
   } in_flight{this, {}};
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return errors::FailedPrecondition("Session has been closed.");
-    for (const auto& call : calls) {
-      in_flight.contexts.push_back(&call->context);
-      in_flight_.insert(&call->context);
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (i == local_part) continue;
+      in_flight.contexts.push_back(&calls[i]->context);
+      in_flight_.insert(&calls[i]->context);
+    }
+    if (local_part < calls.size()) {
+      in_flight.local_step = step_id;
+      local_steps_.insert(step_id);
     }
   }
+  // At the first error the step is over: CleanupGraph on every task ends
+  // what still waits there for a value that will never come. When every
+  // part has answered, the same calls end the step.
+  std::atomic<bool> cleaned_up{false};
+  auto end_step = [&] {
+    if (!cleaned_up.exchange(true)) CleanupStep(*plan, step_id);
+  };
   for (size_t i = 0; i < calls.size(); ++i) {
+    if (i == local_part) continue;
     RunGraphCall* call = calls[i].get();
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers_->GetStub(plan->parts[i].task));
     const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
-    stub->async()->RunGraph(
+    stubs[i]->async()->RunGraph(
         &call->context, &call->request, &call->response,
-        [call, &group, &plan, i, step_id, start_us](grpc::Status s) {
+        [call, &group, &plan, &end_step, i, step_id, start_us](grpc::Status s) {
           if (RpcTraceEnabled()) {
             RecordRpc({"RunGraph", plan->client_task, plan->parts[i].task,
                        step_id, start_us, RpcTraceNowMicros(), ""});
           }
           call->status = FromGrpcStatus(s);
-          group.Done(call->status);
+          if (!call->status.ok()) end_step();
+          group.Done();
         });
   }
-  // At the first error the step is over: CleanupGraph on every task ends
-  // what still waits for a value that will never come.
-  const bool all_done = group.WaitAllOrFirstError();
-  if (!all_done) CleanupStep(*plan, step_id);
+  if (local_part < calls.size()) {
+    RunGraphCall* call = calls[local_part].get();
+    const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
+    call->status =
+        local_worker->RunGraph(call->request, &call->response, timeout_ms);
+    if (RpcTraceEnabled()) {
+      RecordRpc({"RunGraph", plan->client_task, plan->parts[local_part].task,
+                 step_id, start_us, RpcTraceNowMicros(), ""});
+    }
+    if (!call->status.ok()) end_step();
+    group.Done();
+  }
   group.WaitAll();
-  if (all_done) CleanupStep(*plan, step_id);
+  end_step();
   std::vector<Status> statuses;
   for (const auto& call : calls) statuses.push_back(call->status);
   TF_RETURN_IF_ERROR(StepError(statuses));
@@ -373,7 +402,8 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
 // CleanupGraph to every task of the step, without waiting for the answers:
 // the step's result does not depend on them, and TensorFlow's master does
 // not wait either. Each call counts in cleanups_ until its answer, so that
-// Close can wait for them.
+// Close can wait for them. The master's own task's worker is called
+// directly.
 void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
   struct CleanupCall {
     grpc::ClientContext context;
@@ -381,6 +411,20 @@ void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
     proto::CleanupGraphResponse response;
   };
   for (const Plan::Part& part : plan.parts) {
+    // The master's own task's worker ends the step at once, called
+    // directly.
+    if (workers_->local_worker() != nullptr &&
+        part.task == workers_->local_task()) {
+      const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
+      proto::CleanupGraphRequest request;
+      request.set_step_id(step_id);
+      workers_->local_worker()->CleanupGraph(request).ok();
+      if (RpcTraceEnabled()) {
+        RecordRpc({"CleanupGraph", plan.client_task, part.task, step_id,
+                   start_us, RpcTraceNowMicros(), ""});
+      }
+      continue;
+    }
     StatusOr<tensorflow::WorkerService::Stub*> stub =
         workers_->GetStub(part.task);
     if (!stub.ok()) continue;  // a task that is gone has no step to end
@@ -398,14 +442,15 @@ void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
             RecordRpc({"CleanupGraph", caller, callee, step_id, start_us,
                        RpcTraceNowMicros(), ""});
           }
-          call.reset();  // the context goes before Close may go on
-          pending->Done(Status::OK());  // the session may be gone after this
+          call.reset();     // the context goes before Close may go on
+          pending->Done();  // the session may be gone after this
         });
   }
 }
 // --8<-- [end:cleanup]
 
 Status MasterSession::Close() {
+  std::vector<int64_t> local_steps;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return Status::OK();
@@ -413,6 +458,14 @@ Status MasterSession::Close() {
     // Each cancelled RunGraph fails its step, and the step's CleanupGraph
     // ends what still waits in the other tasks.
     for (grpc::ClientContext* context : in_flight_) context->TryCancel();
+    local_steps =
+        std::vector<int64_t>(local_steps_.begin(), local_steps_.end());
+  }
+  // The parts running on this task's own worker end as a cleanup ends them.
+  for (int64_t step_id : local_steps) {
+    proto::CleanupGraphRequest cleanup;
+    cleanup.set_step_id(step_id);
+    workers_->local_worker()->CleanupGraph(cleanup).ok();
   }
   // The steps' cleanups end before the worker sessions do.
   cleanups_->WaitAll();

@@ -13,9 +13,10 @@
 //   3. cut the graph by *task* (Partition with node_to_loc), and register
 //      each task's part with that task's worker (RegisterGraph), which cuts
 //      it again by device.
-// A step is then one RunGraph per task, all at once and with one step id;
-// the task of the client device also gets the fed values and returns the
-// fetched ones. CleanupGraph on every task ends the step; the master sends
+// A step is then one RunGraph per task, all at once and with one step id
+// (the master's own task's worker is called directly, the others through
+// gRPC); the task of the client device also gets the fed values and returns
+// the fetched ones. CleanupGraph on every task ends the step; the master sends
 // it and does not wait for the answers, as TensorFlow's does.
 //
 //   TF_ASSIGN_OR_RETURN(auto session,
@@ -103,8 +104,10 @@ class MasterSession {
   int num_placed_ = 0;
   int64_t graph_version_ = 0;
   bool closed_ = false;
-  // The RunGraph calls of the steps running now, which Close cancels.
+  // The RunGraph calls of the steps running now, which Close cancels, and
+  // the steps whose part runs on this task's own worker, which Close ends.
   std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
+  std::set<int64_t> local_steps_;             // guarded by mu_
   PlanCache<Plan> plans_;
 
   // Counts calls down to none (defined in the .cc file).

@@ -158,7 +158,7 @@ Status Worker::DeregisterGraph(const proto::DeregisterGraphRequest& request) {
 
 // --8<-- [start:run_graph]
 Status Worker::RunGraph(const proto::RunGraphRequest& request,
-                        proto::RunGraphResponse* response) {
+                        proto::RunGraphResponse* response, int64_t timeout_ms) {
   std::shared_ptr<const Item> item;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -207,13 +207,20 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
     });
   }
   // A step whose peers never answer (a task died) ends at the session's
-  // operation timeout, when it has one.
-  const int64_t timeout = item->operation_timeout_in_ms;
+  // operation timeout, when it has one, or at the caller's deadline, when
+  // that comes first.
+  const int64_t op_timeout = item->operation_timeout_in_ms;
+  const bool callers =
+      timeout_ms > 0 && (op_timeout <= 0 || timeout_ms < op_timeout);
+  const int64_t timeout = callers ? timeout_ms : op_timeout;
   if (timeout > 0 && !done.WaitForNotificationWithTimeout(
                          std::chrono::milliseconds(timeout))) {
-    barrier.Abort(errors::DeadlineExceeded(
-        "Step ", request.step_id(), " on ", task_,
-        " did not finish within operation_timeout_in_ms (", timeout, " ms)"));
+    barrier.Abort(callers
+                      ? errors::DeadlineExceeded("Operation timed out.")
+                      : errors::DeadlineExceeded(
+                            "Step ", request.step_id(), " on ", task_,
+                            " did not finish within operation_timeout_in_ms (",
+                            timeout, " ms)"));
   }
   done.WaitForNotification();
   TF_RETURN_IF_ERROR(step_status);

@@ -71,12 +71,15 @@ class Worker {
                        proto::RegisterGraphResponse* response);
   /// Forgets a graph; NotFound for an unknown handle.
   Status DeregisterGraph(const proto::DeregisterGraphRequest& request);
-  /// Runs a registered graph once, as step request.step_id. Errors: Aborted
-  /// "Graph handle is not found: <h>. Possibly, this worker just
+  /// Runs a registered graph once, as step request.step_id. `timeout_ms`,
+  /// when above 0, is the caller's own deadline, which a master calling its
+  /// own task's worker directly passes where gRPC would carry it. Errors:
+  /// Aborted "Graph handle is not found: <h>. Possibly, this worker just
   /// restarted." (TensorFlow's text); InvalidArgument for a malformed key
-  /// or tensor; the step's first error.
+  /// or tensor; DeadlineExceeded "Operation timed out." at `timeout_ms`;
+  /// the step's first error.
   Status RunGraph(const proto::RunGraphRequest& request,
-                  proto::RunGraphResponse* response);
+                  proto::RunGraphResponse* response, int64_t timeout_ms = 0);
   /// Ends a step: its rendezvous aborts what still waits in it.
   Status CleanupGraph(const proto::CleanupGraphRequest& request);
   /// Reset: frees the variables of `request.container` (all of them when

@@ -27,6 +27,8 @@
 
 namespace minitf {
 
+class Worker;
+
 /// "/job:ps/replica:0/task:0".
 std::string TaskName(std::string_view job, int task_index);
 /// The task part of a full device name: "/job:ps/replica:0/task:0" for
@@ -57,6 +59,11 @@ class WorkerCache {
   StatusOr<std::shared_ptr<grpc::Channel>> GetChannel(const std::string& task);
 
   const std::string& local_task() const { return local_task_; }
+  /// The local task's worker, which its master calls directly rather than
+  /// through gRPC, as TensorFlow's worker cache hands out its local worker;
+  /// null until set. REQUIRES: `worker` outlives the cache's users.
+  Worker* local_worker() const { return local_worker_; }
+  void set_local_worker(Worker* worker) { local_worker_ = worker; }
   /// The port the local task listens on, once its server has bound one.
   /// REQUIRES: no stub of the local task made yet.
   void set_local_port(int port);
@@ -64,6 +71,7 @@ class WorkerCache {
  private:
   const train::ClusterSpec cluster_;
   const std::string local_task_;
+  Worker* local_worker_ = nullptr;  // set once, before any call
   mutable std::mutex mu_;
   int local_port_;  // guarded by mu_
   struct Peer {
