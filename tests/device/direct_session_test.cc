@@ -50,6 +50,10 @@ class DirectSessionTest : public testing::CleanDeviceEnvironment {
     return out;
   }
 
+  // Runs Towers() once, traced, on two virtual GPUs with `inter_op_threads`
+  // inter-op threads; checks the sum and returns the step's stats.
+  StepStats TracedTowersStep(int inter_op_threads);
+
   std::shared_ptr<Graph> graph_ = std::make_shared<Graph>();
   graph_scope use_{*graph_};
 };
@@ -335,19 +339,24 @@ TEST_F(DirectSessionTest, IndependentOpsOfOneDeviceRunAtTheSameTime) {
   Run(session.get(), {"a:0", "b:0"});
 }
 
-TEST_F(DirectSessionTest, OneInterOpThreadRunsEverythingOnTheCaller) {
+StepStats DirectSessionTest::TracedTowersStep(int inter_op_threads) {
   Output sum = Towers();
   ConfigProto config = testing::VirtualGpus(2);
-  config.inter_op_parallelism_threads = 1;
+  config.inter_op_parallelism_threads = inter_op_threads;
   auto session = MakeSession(config);
   RunMetadata metadata;
   std::vector<Tensor> out;
-  ASSERT_TRUE(session
-                  ->Run(RunOptions{.trace_level = RunOptions::FULL_TRACE}, {},
-                        {sum.name()}, {}, &out, &metadata)
-                  .ok());
+  Status s = session->Run(RunOptions{.trace_level = RunOptions::FULL_TRACE}, {},
+                          {sum.name()}, {}, &out, &metadata);
+  EXPECT_TRUE(s.ok()) << s;
+  if (!s.ok()) return {};
   EXPECT_EQ(Str(out[0]), "[[ 44.  56.]\n [ 98. 128.]]");
-  for (const DeviceStepStats& d : metadata.step_stats.dev_stats) {
+  return metadata.step_stats;
+}
+
+TEST_F(DirectSessionTest, OneInterOpThreadRunsEverythingOnTheCaller) {
+  const StepStats stats = TracedTowersStep(1);
+  for (const DeviceStepStats& d : stats.dev_stats) {
     for (const NodeExecStats& n : d.node_stats) {
       EXPECT_EQ(n.thread_id, CurrentThreadNumber()) << n.node_name;
     }
@@ -358,19 +367,9 @@ TEST_F(DirectSessionTest, OneInterOpThreadRunsEverythingOnTheCaller) {
 // last one, rather than sleep while a pool thread wakes for it: here GPU:1's
 // constants, product and _Send all run on it.
 TEST_F(DirectSessionTest, TheCallerAlsoStartsTheLastPartition) {
-  Output sum = Towers();
-  ConfigProto config = testing::VirtualGpus(2);
-  config.inter_op_parallelism_threads = 2;
-  auto session = MakeSession(config);
-  RunMetadata metadata;
-  std::vector<Tensor> out;
-  ASSERT_TRUE(session
-                  ->Run(RunOptions{.trace_level = RunOptions::FULL_TRACE}, {},
-                        {sum.name()}, {}, &out, &metadata)
-                  .ok());
-  EXPECT_EQ(Str(out[0]), "[[ 44.  56.]\n [ 98. 128.]]");
+  const StepStats stats = TracedTowersStep(2);
   int on_gpu1 = 0;
-  for (const DeviceStepStats& d : metadata.step_stats.dev_stats) {
+  for (const DeviceStepStats& d : stats.dev_stats) {
     if (d.device.substr(d.device.size() - 5) != "GPU:1") continue;
     for (const NodeExecStats& n : d.node_stats) {
       EXPECT_EQ(n.thread_id, CurrentThreadNumber()) << n.node_name;

@@ -175,47 +175,65 @@ class FIFOQueueOp : public OpKernel {
   const StatusOr<QueueDef> def_;
 };
 
-template <bool kMany>
-class EnqueueOp : public AsyncOpKernel, QueueOpBase {
+// The base of enqueue and dequeue: both must check the op's element type
+// against the queue's and find the queue before they use it, so that is
+// done here, and each kernel's own part starts from a queue it may use.
+class QueueAccessOp : public AsyncOpKernel, QueueOpBase {
  public:
-  explicit EnqueueOp(const OpKernelConstruction& c)
+  // `type_attr` names the attr that holds the op's element type;
+  // `is_output` is true for an op that gives elements out.
+  QueueAccessOp(const OpKernelConstruction& c, const char* type_attr,
+                bool is_output)
       : AsyncOpKernel(c),
         QueueOpBase(c),
-        type_(c.GetAttr<DType>("Tcomponents").value()) {}
-  void ComputeAsync(OpKernelContext* ctx, StatusCallback done) override {
-    Status s = bad_.ok() ? CheckSignature(type_, false) : bad_;
+        type_(c.GetAttr<DType>(type_attr).value()),
+        is_output_(is_output) {}
+  void ComputeAsync(OpKernelContext* ctx, StatusCallback done) final {
+    Status s = bad_.ok() ? CheckSignature(type_, is_output_) : bad_;
     if (!s.ok()) return done(s);
     StatusOr<std::shared_ptr<FifoQueueResource>> queue = Queue(ctx);
     if (!queue.ok()) return done(queue.status());
-    (*queue)->Enqueue(ctx, ctx->input(1), kMany, std::move(done));
+    ComputeOnQueue(ctx, queue->get(), std::move(done));
   }
+
+ protected:
+  virtual void ComputeOnQueue(OpKernelContext* ctx, FifoQueueResource* queue,
+                              StatusCallback done) = 0;
 
  private:
   const DType type_;
+  const bool is_output_;
+};
+
+template <bool kMany>
+class EnqueueOp : public QueueAccessOp {
+ public:
+  explicit EnqueueOp(const OpKernelConstruction& c)
+      : QueueAccessOp(c, "Tcomponents", /*is_output=*/false) {}
+
+ protected:
+  void ComputeOnQueue(OpKernelContext* ctx, FifoQueueResource* queue,
+                      StatusCallback done) override {
+    queue->Enqueue(ctx, ctx->input(1), kMany, std::move(done));
+  }
 };
 
 // --8<-- [start:dequeue_kernel]
-class DequeueOp : public AsyncOpKernel, QueueOpBase {
+class DequeueOp : public QueueAccessOp {
  public:
   explicit DequeueOp(const OpKernelConstruction& c)
-      : AsyncOpKernel(c),
-        QueueOpBase(c),
-        type_(c.GetAttr<DType>("component_types").value()) {}
-  void ComputeAsync(OpKernelContext* ctx, StatusCallback done) override {
-    Status s = bad_.ok() ? CheckSignature(type_, true) : bad_;
-    if (!s.ok()) return done(s);
-    StatusOr<std::shared_ptr<FifoQueueResource>> queue = Queue(ctx);
-    if (!queue.ok()) return done(queue.status());
+      : QueueAccessOp(c, "component_types", /*is_output=*/true) {}
+
+ protected:
+  void ComputeOnQueue(OpKernelContext* ctx, FifoQueueResource* queue,
+                      StatusCallback done) override {
     // Returns at once; `done` runs when an element is here (from the
     // enqueuer's thread) or the queue is closed.
-    (*queue)->Dequeue(ctx, [ctx, done](const Status& st, const Tensor& t) {
+    queue->Dequeue(ctx, [ctx, done](const Status& st, const Tensor& t) {
       if (st.ok()) ctx->set_output(0, t);
       done(st);
     });
   }
-
- private:
-  const DType type_;
 };
 // --8<-- [end:dequeue_kernel]
 
