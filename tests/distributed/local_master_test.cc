@@ -112,43 +112,43 @@ TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
 // A step on the master's own task only, waiting on an empty queue: the
 // worker, called directly, ends it at the RunOptions timeout (over gRPC the
 // call's deadline did), and the wait takes nothing from the queue.
-TEST(LocalWorkerTest, ALocalPartEndsAtTheStepsTimeout) {
-  std::ostringstream log;
-  auto server = StartServer(&log);
-  tf::Graph graph;
-  tf::graph_scope use(graph);
-  tf::FIFOQueue q(2, {tf::DT_FLOAT}, {}, "q");
-  tf::Operation enqueue = q.enqueue(tf::constant(tf::Tensor({3.f})));
-  tf::Output dequeue = q.dequeue();
-  tf::Session sess(tf::SessionOptions{.target = server->target()}, &graph);
+// A one-task server, and a session on it over a graph that holds a queue
+// of floats on that task.
+class LocalWorkerTest : public ::testing::Test {
+ protected:
+  std::ostringstream log_;
+  std::unique_ptr<tf::GrpcServer> server_ = StartServer(&log_);
+  tf::Graph graph_;
+  tf::graph_scope use_{graph_};
+  tf::FIFOQueue q_{2, {tf::DT_FLOAT}, {}, "q"};
+  tf::Session sess_{tf::SessionOptions{.target = server_->target()}, &graph_};
+};
+
+TEST_F(LocalWorkerTest, ALocalPartEndsAtTheStepsTimeout) {
+  tf::Operation enqueue = q_.enqueue(tf::constant(tf::Tensor({3.f})));
+  tf::Output dequeue = q_.dequeue();
   tf::RunOptions options;
   options.timeout_in_ms = 100;
   const auto start = std::chrono::steady_clock::now();
   const std::string text =
       tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
-          [&] { sess.run({dequeue}, {}, options, nullptr); });
+          [&] { sess_.run({dequeue}, {}, options, nullptr); });
   EXPECT_NE(text.find("Operation timed out."), std::string::npos) << text;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  sess.run(enqueue);
-  EXPECT_EQ(sess.run(dequeue).flat<float>()(0), 3.f);
+  sess_.run(enqueue);
+  EXPECT_EQ(sess_.run(dequeue).flat<float>()(0), 3.f);
 }
 
 // Closing the session ends a local part that waits, as it cancels the
 // RunGraph calls of the other tasks.
-TEST(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {
-  std::ostringstream log;
-  auto server = StartServer(&log);
-  tf::Graph graph;
-  tf::graph_scope use(graph);
-  tf::FIFOQueue q(2, {tf::DT_FLOAT}, {}, "q");
-  tf::Output dequeue = q.dequeue();
-  tf::Session sess(tf::SessionOptions{.target = server->target()}, &graph);
-  sess.run(q.size());  // the session exists before the wait starts
+TEST_F(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {
+  tf::Output dequeue = q_.dequeue();
+  sess_.run(q_.size());  // the session exists before the wait starts
   std::atomic<bool> ended{false};
   std::string error;
   std::thread waiter([&] {
     try {
-      sess.run(dequeue);
+      sess_.run(dequeue);
     } catch (const tf::errors::OpError& e) {
       error = e.status().ToString();
     }
@@ -156,7 +156,7 @@ TEST(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_FALSE(ended.load());
-  sess.close();
+  sess_.close();
   waiter.join();
   EXPECT_FALSE(error.empty());
 }
