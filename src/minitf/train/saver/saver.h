@@ -14,9 +14,9 @@
 // crash in the middle of a save leaves the previous checkpoint restorable.
 //
 //   auto w = tf::Variable(tf::Tensor({1.f, 2.f}), "weight");
-//   tf::train::Saver saver;                          // all global variables
-//   saver.save(sess, "/tmp/run/model.ckpt", 100);    //
-//   "/tmp/run/model.ckpt-100" tf::Session fresh; // later, no initializer:
+//   tf::train::Saver saver;                        // all global variables
+//   saver.save(sess, "/tmp/run/model.ckpt", 100);  // model.ckpt-100
+//   tf::Session fresh;                             // later; no initializer:
 //   saver.restore(fresh, *tf::train::latest_checkpoint("/tmp/run"));
 #pragma once
 
