@@ -324,8 +324,8 @@ sync_worker_killed_times_out)
   t_exit=$(now_ms)
   [ "$rc" = 1 ] || fail "the chief exited with $rc, not 1 (an error)"
   line=$(grep '^error:' "$work/w0.log") || fail "the chief printed no error"
-  echo "$line" | grep -q '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms (3000 ms)' ||
-    fail "not the timeout's error: $line"
+  echo "$line" | grep -q '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms (3000 ms); still waiting for: take_grad on ' ||
+    fail "not the timeout's error, naming the accumulator it waited on: $line"
   t_err=$(echo "$line" | sed 's/.*t_ms=//')
   t_last=$(awk -F'[= ]' '/^step:/ {t = $5} END {print t}' "$work/w0.log")
   waited=$((t_err - t_last))

@@ -139,6 +139,23 @@ TEST_F(LocalWorkerTest, ALocalPartEndsAtTheStepsTimeout) {
   EXPECT_EQ(sess_.run(dequeue).flat<float>()(0), 3.f);
 }
 
+// At the session's operation_timeout_in_ms the step ends, and its error
+// says what it was waiting for: here a dequeue, on the queue "q".
+TEST_F(LocalWorkerTest, ATimedOutStepSaysWhatItWaitedFor) {
+  tf::Output dequeue = q_.dequeue();
+  tf::SessionOptions options{.target = server_->target()};
+  options.config.operation_timeout_in_ms = 200;
+  tf::Session sess(options, &graph_);
+  const std::string text =
+      tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
+          [&] { sess.run(dequeue); });
+  EXPECT_NE(text.find(" on /job:worker/replica:0/task:0 did not finish within "
+                      "operation_timeout_in_ms (200 ms); still waiting for: "
+                      "dequeue on q"),
+            std::string::npos)
+      << text;
+}
+
 // Closing the session ends a local part that waits, as it cancels the
 // RunGraph calls of the other tasks.
 TEST_F(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {

@@ -2,7 +2,9 @@
 
 #include <grpcpp/generic/generic_stub.h>
 
+#include <algorithm>
 #include <chrono>
+#include <string_view>
 
 #include "minitf/device/device_context.h"
 #include "minitf/distributed/proto_convert.h"
@@ -57,11 +59,47 @@ void RpcRendezvous::RecvAsync(const ParsedKey& key, const Args& recv_args,
     done(src_task.status(), Args{}, recv_args, Tensor(), false);
     return;
   }
+  // Named while it waits (Waiting()), forgotten when it is done. A wait's
+  // cancel key names it "dequeue/<queue>" or "take_grad/<accumulator>"
+  // (wait_list.h).
+  const std::string_view cancel = "_cancel/";
+  std::string what(key.edge_name);
+  if (what.starts_with(cancel)) {
+    what.erase(0, cancel.size());
+    const size_t slash = what.find('/');
+    if (slash != std::string::npos) what.replace(slash, 1, " on ");
+  } else if (*src_task != local_task_) {
+    what += " from " + *src_task;
+  }
+  uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(waiting_mu_);
+    id = next_waiting_++;
+    waiting_.emplace(id, std::move(what));
+  }
+  done = [this, id, done = std::move(done)](
+             const Status& s, const Args& send_args, const Args& args,
+             const Tensor& value, bool is_dead) {
+    {
+      std::lock_guard<std::mutex> lock(waiting_mu_);
+      waiting_.erase(id);
+    }
+    done(s, send_args, args, value, is_dead);
+  };
   if (*src_task == local_task_) {
     local_.RecvAsync(key, recv_args, std::move(done));
     return;
   }
   RecvRemote(key, recv_args, std::move(done));
+}
+
+std::vector<std::string> RpcRendezvous::Waiting() const {
+  std::lock_guard<std::mutex> lock(waiting_mu_);
+  std::vector<std::string> names;
+  for (const auto& [id, what] : waiting_) names.push_back(what);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 void RpcRendezvous::RecvLocalAsync(const ParsedKey& key, DoneCallback done) {

@@ -39,6 +39,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "minitf/device/device.h"
 #include "minitf/device/device_mgr.h"
@@ -79,6 +80,12 @@ class RpcRendezvous : public Rendezvous {
   void RecvLocalAsync(const ParsedKey& key, DoneCallback done);
 
   int64_t step_id() const { return step_id_; }
+  /// What the step's receives wait for now, sorted, for an error that says
+  /// why a step did not finish: "dequeue on <queue>" or "take_grad on
+  /// <accumulator>" for a kernel waiting on its resource (wait_list.h),
+  /// "<tensor> from <task>" for a value another task has not sent,
+  /// "<tensor>" for one this task has not.
+  std::vector<std::string> Waiting() const;
 
  private:
   struct Call;
@@ -91,6 +98,11 @@ class RpcRendezvous : public Rendezvous {
   Device* const host_;  // the task's CPU, where fetched values land
   WorkerCache* const workers_;
   const int64_t rpc_timeout_ms_;
+  // The receives waiting, by id, as Waiting() names them. Declared before
+  // local_, whose destructor may still end waiters that erase from it.
+  mutable std::mutex waiting_mu_;
+  uint64_t next_waiting_ = 0;                // guarded by waiting_mu_
+  std::map<uint64_t, std::string> waiting_;  // guarded by waiting_mu_
   IntraProcessRendezvous local_;
 
   std::mutex mu_;

@@ -215,12 +215,17 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
   const int64_t timeout = callers ? timeout_ms : op_timeout;
   if (timeout > 0 && !done.WaitForNotificationWithTimeout(
                          std::chrono::milliseconds(timeout))) {
+    // What the step still waits for says which peer or resource held it.
+    std::string waiting;
+    for (const std::string& what : rendezvous->Waiting()) {
+      waiting += (waiting.empty() ? "; still waiting for: " : ", ") + what;
+    }
     barrier.Abort(callers
                       ? errors::DeadlineExceeded("Operation timed out.")
                       : errors::DeadlineExceeded(
                             "Step ", request.step_id(), " on ", task_,
                             " did not finish within operation_timeout_in_ms (",
-                            timeout, " ms)"));
+                            timeout, " ms)", waiting));
   }
   done.WaitForNotification();
   TF_RETURN_IF_ERROR(step_status);

@@ -77,7 +77,10 @@ class Worker {
   /// Aborted "Graph handle is not found: <h>. Possibly, this worker just
   /// restarted." (TensorFlow's text); InvalidArgument for a malformed key
   /// or tensor; DeadlineExceeded "Operation timed out." at `timeout_ms`;
-  /// the step's first error.
+  /// DeadlineExceeded "Step <id> on <task> did not finish within
+  /// operation_timeout_in_ms (<n> ms); still waiting for: <what>" at the
+  /// session's timeout (RpcRendezvous::Waiting names what); the step's
+  /// first error.
   Status RunGraph(const proto::RunGraphRequest& request,
                   proto::RunGraphResponse* response, int64_t timeout_ms = 0);
   /// Ends a step: its rendezvous aborts what still waits in it.
