@@ -109,21 +109,27 @@ TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
   EXPECT_FALSE(tf::LocalMaster::Lookup(target));
 }
 
-// A step on the master's own task only, waiting on an empty queue: the
-// worker, called directly, ends it at the RunOptions timeout (over gRPC the
-// call's deadline did), and the wait takes nothing from the queue.
 // A one-task server, and a session on it over a graph that holds a queue
-// of floats on that task.
+// of floats on that task. The session's operation timeout bounds a test
+// whose wait would otherwise never end.
 class LocalWorkerTest : public ::testing::Test {
  protected:
+  static tf::SessionOptions Options(const std::string& target) {
+    tf::SessionOptions options{.target = target};
+    options.config.operation_timeout_in_ms = 20000;
+    return options;
+  }
   std::ostringstream log_;
   std::unique_ptr<tf::GrpcServer> server_ = StartServer(&log_);
   tf::Graph graph_;
   tf::graph_scope use_{graph_};
   tf::FIFOQueue q_{2, {tf::DT_FLOAT}, {}, "q"};
-  tf::Session sess_{tf::SessionOptions{.target = server_->target()}, &graph_};
+  tf::Session sess_{Options(server_->target()), &graph_};
 };
 
+// A step on the master's own task only, waiting on an empty queue: the
+// worker, called directly, ends it at the RunOptions timeout (over gRPC the
+// call's deadline did), and the wait takes nothing from the queue.
 TEST_F(LocalWorkerTest, ALocalPartEndsAtTheStepsTimeout) {
   tf::Operation enqueue = q_.enqueue(tf::constant(tf::Tensor({3.f})));
   tf::Output dequeue = q_.dequeue();
@@ -160,22 +166,63 @@ TEST_F(LocalWorkerTest, ATimedOutStepSaysWhatItWaitedFor) {
 // RunGraph calls of the other tasks.
 TEST_F(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {
   tf::Output dequeue = q_.dequeue();
-  sess_.run(q_.size());  // the session exists before the wait starts
+  // Planned and registered once, so that the wait below starts at once.
+  tf::RunOptions briefly;
+  briefly.timeout_in_ms = 50;
+  EXPECT_THROW(sess_.run({dequeue}, {}, briefly, nullptr),
+               tf::errors::DeadlineExceededError);
   std::atomic<bool> ended{false};
   std::string error;
   std::thread waiter([&] {
-    try {
-      sess_.run(dequeue);
-    } catch (const tf::errors::OpError& e) {
-      error = e.status().ToString();
-    }
+    error = tf::testing::ErrorText<tf::errors::CancelledError>(
+        [&] { sess_.run(dequeue); });
     ended = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_FALSE(ended.load());
   sess_.close();
   waiter.join();
-  EXPECT_FALSE(error.empty());
+  EXPECT_NE(error.find("Step was cancelled by an explicit call to "
+                       "`Session::Close()`."),
+            std::string::npos)
+      << error;
+}
+
+// A step whose part on another task fails while the local part waits on
+// something of its own (a dequeue that nothing feeds): the master's cleanup,
+// sent as soon as the other task answers with its error, ends the local
+// part, and the client gets the cause at once, not at the operation
+// timeout.
+TEST(LocalWorkerCleanupTest, AnotherTasksErrorEndsTheLocalPart) {
+  tf::train::ClusterSpec cluster({{"ps", {tf::testing::FreeAddress()}},
+                                  {"worker", {tf::testing::FreeAddress()}}});
+  std::ostringstream log;
+  tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
+  tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::Operation bump;
+  {
+    tf::device_scope on("/job:ps/task:0");
+    tf::Variable v(tf::zeros({2}), "v");  // never initialized
+    bump = v.assign_add(tf::ones({2})).op();
+  }
+  tf::Output dequeue;
+  {
+    tf::device_scope on("/job:worker/task:0");
+    tf::FIFOQueue q(2, {tf::DT_FLOAT}, {}, "q");
+    dequeue = q.dequeue();
+  }
+  tf::SessionOptions options{.target = worker.target()};
+  options.config.operation_timeout_in_ms = 30000;
+  tf::Session sess(options, &graph);
+  const auto start = std::chrono::steady_clock::now();
+  const std::string text =
+      tf::testing::ErrorText<tf::errors::FailedPreconditionError>([&] {
+        sess.run(std::vector<tf::Fetch>{dequeue, bump});
+      });
+  EXPECT_NE(text.find("uninitialized value v"), std::string::npos) << text;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 }  // namespace

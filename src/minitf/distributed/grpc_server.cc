@@ -108,7 +108,7 @@ std::string GrpcServer::ChannelCacheLine(const std::string& job,
 
 Status GrpcServer::Start() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (state_ == State::kStopped) {
+  if (state_ == State::kStopping || state_ == State::kStopped) {
     return errors::FailedPrecondition("Server has been stopped");
   }
   if (state_ == State::kStarted) {
@@ -161,9 +161,14 @@ void GrpcServer::Stop() {
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<LocalMaster::Registration> local_master;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (state_ == State::kStopped) return;
-    state_ = State::kStopped;
+    std::unique_lock<std::mutex> lock(mu_);
+    // A second Stop returns once the first has finished, so that its caller
+    // may destroy the server.
+    if (state_ == State::kStopping || state_ == State::kStopped) {
+      stopped_.wait(lock, [this] { return state_ == State::kStopped; });
+      return;
+    }
+    state_ = State::kStopping;
     server = std::move(server_);
     local_master = std::move(local_master_);
   }
@@ -175,6 +180,10 @@ void GrpcServer::Stop() {
   // Waits, as server->Wait() does for calls over gRPC, for the local
   // sessions' calls in progress.
   local_master.reset();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    state_ = State::kStopped;
+  }
   stopped_.notify_all();
 }
 

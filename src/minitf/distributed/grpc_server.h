@@ -114,7 +114,7 @@ class GrpcServer {
   Master& master() const { return *master_; }
 
  private:
-  enum class State { kNew, kStarted, kStopped };
+  enum class State { kNew, kStarted, kStopping, kStopped };
 
   GrpcServer() = default;
   std::ostream& log() const;

@@ -10,8 +10,11 @@
 // asks for RPC; minitf has no such option). minitf does the same:
 // GrpcServer::Start registers its master under its target, Stop unregisters
 // it, and GrpcSession calls through the table when the target is there.
-// Only the client's call changes: the master still reaches every task's
-// worker, its own included, through gRPC.
+// Only the client's call changes here; the master, in turn, runs its own
+// task's part of each step on that task's worker directly
+// (master_session.h). A local call has no deadline of the client's own: a
+// step is bounded by the deadlines its master sets on the parts
+// (RunOptions.timeout_in_ms, operation_timeout_in_ms).
 //
 // A target matches only as written: "grpc://localhost:2222" is the server's
 // own (GrpcServer::target()), and "grpc://127.0.0.1:2222" goes through gRPC.

@@ -312,15 +312,18 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   }
   // A Close while the step runs cancels its calls, and ends the local part:
   // a step that waits in a task (a take_grad, a dequeue) ends with the
-  // session.
+  // session. Close then waits until the step is over (running_).
   struct InFlight {
     MasterSession* session;
     std::vector<grpc::ClientContext*> contexts;
-    int64_t local_step = 0;
+    bool registered = false;
+    int64_t step_id = 0;
     ~InFlight() {
+      if (!registered) return;
       std::lock_guard<std::mutex> lock(session->mu_);
       for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
-      if (local_step != 0) session->local_steps_.erase(local_step);
+      session->local_steps_.erase(step_id);
+      if (--session->running_ == 0) session->idle_.notify_all();
     }
   } in_flight{this, {}};
   {
@@ -331,10 +334,10 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
       in_flight.contexts.push_back(&calls[i]->context);
       in_flight_.insert(&calls[i]->context);
     }
-    if (local_part < calls.size()) {
-      in_flight.local_step = step_id;
-      local_steps_.insert(step_id);
-    }
+    if (local_part < calls.size()) local_steps_.insert(step_id);
+    in_flight.registered = true;
+    in_flight.step_id = step_id;
+    ++running_;
   }
   // At the first error the step is over: CleanupGraph on every task ends
   // what still waits there for a value that will never come. When every
@@ -375,7 +378,17 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   end_step();
   std::vector<Status> statuses;
   for (const auto& call : calls) statuses.push_back(call->status);
-  TF_RETURN_IF_ERROR(StepError(statuses));
+  Status step_status = StepError(statuses);
+  if (!step_status.ok()) {
+    // Closed under the step: its parts failed as they were cancelled or
+    // cleaned up; say why, in TensorFlow's words.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) {
+      return errors::Cancelled(
+          "Step was cancelled by an explicit call to `Session::Close()`.");
+    }
+  }
+  TF_RETURN_IF_ERROR(step_status);
 
   // The fetched values, from the client task's answer, in the order asked.
   for (size_t i = 0; i < plan->parts.size(); ++i) {
@@ -403,7 +416,12 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
 // the step's result does not depend on them, and TensorFlow's master does
 // not wait either. Each call counts in cleanups_ until its answer, so that
 // Close can wait for them. The master's own task's worker is called
-// directly.
+// directly, on whatever thread ends the step: a RunGraph callback of gRPC's
+// when another task failed first. That is safe because nothing the cleanup
+// runs (the rendezvous's waiters, the queues' cancellations, executor
+// continuations) takes mu_, and because the local part's RunGraph still
+// holds the step's rendezvous then, so its destructor, which waits for
+// gRPC callbacks, never runs on one.
 void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
   struct CleanupCall {
     grpc::ClientContext context;
@@ -467,7 +485,13 @@ Status MasterSession::Close() {
     cleanup.set_step_id(step_id);
     workers_->local_worker()->CleanupGraph(cleanup).ok();
   }
-  // The steps' cleanups end before the worker sessions do.
+  // The steps end (each sends its cleanups as it does), then their cleanups
+  // are answered, and only then do the worker sessions go, as in
+  // TensorFlow's master.
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [this] { return running_ == 0; });
+  }
   cleanups_->WaitAll();
   for (const std::string& task : tasks_) {
     StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);

@@ -14,7 +14,8 @@
 //      each task's part with that task's worker (RegisterGraph), which cuts
 //      it again by device.
 // A step is then one RunGraph per task, all at once and with one step id
-// (the master's own task's worker is called directly, the others through
+// (the master's own task's worker runs its part and its cleanup when called
+// directly; every other call, and every call to other tasks, goes through
 // gRPC); the task of the client device also gets the fed values and returns
 // the fetched ones. CleanupGraph on every task ends the step; the master sends
 // it and does not wait for the answers, as TensorFlow's does.
@@ -25,6 +26,7 @@
 //   TF_RETURN_IF_ERROR(session->Run(run_request, &run_response));
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -69,8 +71,11 @@ class MasterSession {
   /// One step. Errors as DirectSession::Run's, and any task's.
   Status Run(const proto::RunStepRequest& request,
              proto::RunStepResponse* response);
-  /// Cancels the steps running now (each fails, and its CleanupGraph ends
-  /// what waits for it in every task), then deletes the worker sessions.
+  /// Cancels the steps running now (their RunGraph calls to other tasks
+  /// are cancelled, their parts on this task's worker cleaned up; each
+  /// fails with Cancelled "Step was cancelled by an explicit call to
+  /// `Session::Close()`."), waits until they are over and their
+  /// CleanupGraph calls answered, then deletes the worker sessions.
   /// Idempotent.
   Status Close();
 
@@ -108,6 +113,8 @@ class MasterSession {
   // the steps whose part runs on this task's own worker, which Close ends.
   std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
   std::set<int64_t> local_steps_;             // guarded by mu_
+  int running_ = 0;                           // steps in Run; guarded by mu_
+  std::condition_variable idle_;              // running_ reached 0
   PlanCache<Plan> plans_;
 
   // Counts calls down to none (defined in the .cc file).

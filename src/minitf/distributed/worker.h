@@ -76,7 +76,8 @@ class Worker {
   /// own task's worker directly passes where gRPC would carry it. Errors:
   /// Aborted "Graph handle is not found: <h>. Possibly, this worker just
   /// restarted." (TensorFlow's text); InvalidArgument for a malformed key
-  /// or tensor; DeadlineExceeded "Operation timed out." at `timeout_ms`;
+  /// or tensor; DeadlineExceeded "Operation timed out." at `timeout_ms`
+  /// when that comes before the session's operation timeout;
   /// DeadlineExceeded "Step <id> on <task> did not finish within
   /// operation_timeout_in_ms (<n> ms); still waiting for: <what>" at the
   /// session's timeout (RpcRendezvous::Waiting names what); the step's

@@ -59,9 +59,11 @@ class WorkerCache {
   StatusOr<std::shared_ptr<grpc::Channel>> GetChannel(const std::string& task);
 
   const std::string& local_task() const { return local_task_; }
-  /// The local task's worker, which its master calls directly rather than
-  /// through gRPC, as TensorFlow's worker cache hands out its local worker;
-  /// null until set. REQUIRES: `worker` outlives the cache's users.
+  /// The local task's worker, which its master calls directly for a step's
+  /// RunGraph and CleanupGraph rather than through gRPC, as TensorFlow's
+  /// worker cache hands out its local worker (whose other calls minitf
+  /// still makes through gRPC); null until set. REQUIRES: `worker`
+  /// outlives the cache's users.
   Worker* local_worker() const { return local_worker_; }
   void set_local_worker(Worker* worker) { local_worker_ = worker; }
   /// The port the local task listens on, once its server has bound one.
