@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/server.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/tensor.h"
 
@@ -92,5 +94,15 @@ inline int FreePort() {
 inline std::string FreeAddress() {
   return "localhost:" + std::to_string(FreePort());
 }
+
+/// A cluster of one ps task and one worker task at free loopback
+/// addresses, both started in this process; their log lines are kept.
+struct PsAndWorker {
+  train::ClusterSpec cluster{
+      {{"ps", {FreeAddress()}}, {"worker", {FreeAddress()}}}};
+  std::ostringstream log;
+  train::Server ps{cluster, "ps", 0, {}, {.log_stream = &log}};
+  train::Server worker{cluster, "worker", 0, {}, {.log_stream = &log}};
+};
 
 }  // namespace minitf::testing

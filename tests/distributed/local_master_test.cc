@@ -194,11 +194,8 @@ TEST_F(LocalWorkerTest, ClosingTheSessionEndsALocalPartThatWaits) {
 // part, and the client gets the cause at once, not at the operation
 // timeout.
 TEST(LocalWorkerCleanupTest, AnotherTasksErrorEndsTheLocalPart) {
-  tf::train::ClusterSpec cluster({{"ps", {tf::testing::FreeAddress()}},
-                                  {"worker", {tf::testing::FreeAddress()}}});
-  std::ostringstream log;
-  tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
-  tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
+  tf::testing::PsAndWorker tasks;
+  tf::train::Server& worker = tasks.worker;
   tf::Graph graph;
   tf::graph_scope use(graph);
   tf::Operation bump;

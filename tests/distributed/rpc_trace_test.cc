@@ -93,11 +93,8 @@ TEST(RpcTraceTest, MalformedFilesAreErrors) {
 // A variable on the ps, read and updated by a step whose session is on
 // the worker: the step's calls, and no others, carry its id.
 TEST(RpcTraceTest, ATracedStepRecordsItsCalls) {
-  tf::train::ClusterSpec cluster({{"ps", {tf::testing::FreeAddress()}},
-                                  {"worker", {tf::testing::FreeAddress()}}});
-  std::ostringstream log;
-  tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
-  tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
+  tf::testing::PsAndWorker tasks;
+  tf::train::Server& worker = tasks.worker;
   tf::Graph graph;
   tf::graph_scope use(graph);
   tf::Variable w;
