@@ -71,12 +71,12 @@ class MasterSession {
   /// One step. Errors as DirectSession::Run's, and any task's.
   Status Run(const proto::RunStepRequest& request,
              proto::RunStepResponse* response);
-  /// Cancels the steps running now (their RunGraph calls to other tasks
-  /// are cancelled, their parts on this task's worker cleaned up; each
-  /// fails with Cancelled "Step was cancelled by an explicit call to
-  /// `Session::Close()`."), waits until they are over and their
-  /// CleanupGraph calls answered, then deletes the worker sessions.
-  /// Idempotent.
+  /// Cancels the steps running now: their RunGraph calls to other tasks
+  /// are cancelled and their parts on this task's worker cleaned up, and
+  /// each fails with Cancelled, in TensorFlow's words (the step "was
+  /// cancelled by an explicit call to" the session's close). Then waits
+  /// until they are over and their CleanupGraph calls answered, and
+  /// deletes the worker sessions. Idempotent.
   Status Close();
 
   const std::string& handle() const { return handle_; }
