@@ -299,12 +299,12 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   // The part on the master's own task runs on its worker directly, on this
   // thread, as TensorFlow's master calls its local worker; the others are
   // RunGraph calls over gRPC, all sent first.
-  Worker* const local_worker = workers_->local_worker();
+  Worker* local_worker = nullptr;
   size_t local_part = calls.size();  // none
   std::vector<tensorflow::WorkerService::Stub*> stubs(calls.size(), nullptr);
   for (size_t i = 0; i < calls.size(); ++i) {
-    if (local_worker != nullptr &&
-        plan->parts[i].task == workers_->local_task()) {
+    if (Worker* w = LocalWorker(plan->parts[i].task); w != nullptr) {
+      local_worker = w;
       local_part = i;
       continue;
     }
@@ -411,6 +411,22 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
 }
 // --8<-- [end:run]
 
+Worker* MasterSession::LocalWorker(const std::string& task) const {
+  return task == workers_->local_task() ? workers_->local_worker() : nullptr;
+}
+
+namespace {
+
+// What CleanupGraph does on `worker`: ends the step there, failing what still
+// waits in it.
+void EndStepOn(Worker* worker, int64_t step_id) {
+  proto::CleanupGraphRequest request;
+  request.set_step_id(step_id);
+  worker->CleanupGraph(request).ok();
+}
+
+}  // namespace
+
 // --8<-- [start:cleanup]
 // CleanupGraph to every task of the step, without waiting for the answers:
 // the step's result does not depend on them, and TensorFlow's master does
@@ -431,12 +447,9 @@ void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
   for (const Plan::Part& part : plan.parts) {
     // The master's own task's worker ends the step at once, called
     // directly.
-    if (workers_->local_worker() != nullptr &&
-        part.task == workers_->local_task()) {
+    if (Worker* local = LocalWorker(part.task); local != nullptr) {
       const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
-      proto::CleanupGraphRequest request;
-      request.set_step_id(step_id);
-      workers_->local_worker()->CleanupGraph(request).ok();
+      EndStepOn(local, step_id);
       if (RpcTraceEnabled()) {
         RecordRpc({"CleanupGraph", plan.client_task, part.task, step_id,
                    start_us, RpcTraceNowMicros(), ""});
@@ -481,9 +494,7 @@ Status MasterSession::Close() {
   }
   // The parts running on this task's own worker end as a cleanup ends them.
   for (int64_t step_id : local_steps) {
-    proto::CleanupGraphRequest cleanup;
-    cleanup.set_step_id(step_id);
-    workers_->local_worker()->CleanupGraph(cleanup).ok();
+    EndStepOn(workers_->local_worker(), step_id);
   }
   // The steps end (each sends its cleanups as it does), then their cleanups
   // are answered, and only then do the worker sessions go, as in

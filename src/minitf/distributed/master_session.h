@@ -88,6 +88,9 @@ class MasterSession {
   MasterSession(std::string handle, ConfigProto config, WorkerCache* workers);
   // Places the nodes not placed yet. REQUIRES: mu_ held.
   Status PlaceNewNodes();
+  // This task's worker, when `task` is this task and the worker cache has
+  // it; null otherwise (the task is reached through gRPC).
+  Worker* LocalWorker(const std::string& task) const;
   // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
   // without waiting for the answers.
   void CleanupStep(const Plan& plan, int64_t step_id);
