@@ -87,13 +87,14 @@ TEST(LocalMasterTest, AfterStopASessionFallsBackToGrpc) {
 }
 
 // Stop waits for a local call in progress, as a gRPC server's shutdown
-// waits for the calls it serves, and the call ends with its own result.
+// waits for the calls it serves; a second Stop meanwhile returns only when
+// the first has finished, so its caller may destroy the server.
 TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
   std::ostringstream log;
   auto server = StartServer(&log);
   const std::string target = server->target();
   std::atomic<bool> released{false};
-  std::thread stopper;
+  std::thread stopper, second;
   {
     tf::LocalMaster held = tf::LocalMaster::Lookup(target);
     ASSERT_TRUE(held);
@@ -101,11 +102,17 @@ TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
       server->Stop();
       EXPECT_TRUE(released.load());
     });
-    // The stopper cannot finish while `held` lives.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    second = std::thread([&] {
+      server->Stop();
+      EXPECT_TRUE(released.load());
+    });
+    // Neither stopper can finish while `held` lives.
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     released = true;
   }
   stopper.join();
+  second.join();
   EXPECT_FALSE(tf::LocalMaster::Lookup(target));
 }
 

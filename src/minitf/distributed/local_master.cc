@@ -29,18 +29,18 @@ Table& GetTable() {
 
 }  // namespace
 
-LocalMaster::Registration::Registration(std::shared_ptr<Entry> entry)
-    : entry_(std::move(entry)) {}
+LocalMaster::Registration::Registration(std::string target,
+                                        std::shared_ptr<Entry> entry)
+    : target_(std::move(target)), entry_(std::move(entry)) {}
 
 LocalMaster::Registration::~Registration() {
   Table& table = GetTable();
   {
+    // Unless a server started since on the same target replaced it.
     std::lock_guard<std::mutex> lock(table.mu);
-    for (auto it = table.entries.begin(); it != table.entries.end(); ++it) {
-      if (it->second == entry_) {
-        table.entries.erase(it);
-        break;
-      }
+    auto it = table.entries.find(target_);
+    if (it != table.entries.end() && it->second == entry_) {
+      table.entries.erase(it);
     }
   }
   std::unique_lock<std::mutex> lock(entry_->mu);
@@ -55,7 +55,7 @@ std::unique_ptr<LocalMaster::Registration> LocalMaster::Register(
   Table& table = GetTable();
   std::lock_guard<std::mutex> lock(table.mu);
   table.entries[target] = entry;
-  return std::make_unique<Registration>(std::move(entry));
+  return std::make_unique<Registration>(target, std::move(entry));
 }
 
 LocalMaster LocalMaster::Lookup(const std::string& target) {

@@ -45,12 +45,13 @@ class LocalMaster {
   /// for the calls it is serving).
   class Registration {
    public:
-    explicit Registration(std::shared_ptr<Entry> entry);
+    Registration(std::string target, std::shared_ptr<Entry> entry);
     ~Registration();
     Registration(const Registration&) = delete;
     Registration& operator=(const Registration&) = delete;
 
    private:
+    const std::string target_;
     std::shared_ptr<Entry> entry_;
   };
 
