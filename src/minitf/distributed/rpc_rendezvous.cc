@@ -77,9 +77,10 @@ void RpcRendezvous::RecvAsync(const ParsedKey& key, const Args& recv_args,
     id = next_waiting_++;
     waiting_.emplace(id, std::move(what));
   }
-  done = [this, id, done = std::move(done)](
-             const Status& s, const Args& send_args, const Args& args,
-             const Tensor& value, bool is_dead) {
+  DoneCallback forget_then_done = [this, id, done = std::move(done)](
+                                      const Status& s, const Args& send_args,
+                                      const Args& args, const Tensor& value,
+                                      bool is_dead) {
     {
       std::lock_guard<std::mutex> lock(waiting_mu_);
       waiting_.erase(id);
@@ -87,10 +88,10 @@ void RpcRendezvous::RecvAsync(const ParsedKey& key, const Args& recv_args,
     done(s, send_args, args, value, is_dead);
   };
   if (*src_task == local_task_) {
-    local_.RecvAsync(key, recv_args, std::move(done));
+    local_.RecvAsync(key, recv_args, std::move(forget_then_done));
     return;
   }
-  RecvRemote(key, recv_args, std::move(done));
+  RecvRemote(key, recv_args, std::move(forget_then_done));
 }
 
 std::vector<std::string> RpcRendezvous::Waiting() const {
