@@ -6,6 +6,10 @@
 #
 #   scripts/cluster.sh [--workers=N] <seed_distributed binary> [<log dir>] [extra flags...]
 #
+# The program may also be TensorFlow's twin of it,
+# tests/oracle/twins/seed_distributed.py (a .py file runs under the peers'
+# python, which scripts/peers.sh installs): the same cluster in TensorFlow.
+#
 # --workers sets the number of workers (2 by default). The extra flags go to
 # every worker (--train_steps=200, --learning_rate=0.5). The environment
 # reaches every process: MINITF_RPC_TRACE=<file> traces their RPCs.
@@ -23,6 +27,15 @@ program=${1:?usage: cluster.sh [--workers=N] <seed_distributed binary> [<log dir
 logs=${2:-$(mktemp -d /tmp/minitf-cluster.XXXXXX)}
 shift $(( $# >= 2 ? 2 : 1 ))
 mkdir -p "$logs"
+run=("$program")
+if [[ "$program" == *.py ]]; then
+  source "$(dirname "$0")/common.sh"
+  if ! peer_has tensorflow; then
+    echo "cluster.sh: $program needs TensorFlow in $MINITF_PEERS_DIR (scripts/peers.sh installs it)" >&2
+    exit 2
+  fi
+  run=("$MINITF_PEERS_PYTHON" "$program")
+fi
 rm -f "$logs"/worker_*.log  # of an earlier run with more workers
 
 # Loopback ports nobody listens on now (the servers bind them at once), no
@@ -49,11 +62,11 @@ for ((i = 1; i < workers; ++i)); do
 done
 common=(--ps_hosts="$ps_hosts" --worker_hosts="$worker_hosts")
 
-"$program" "${common[@]}" --job_name=ps --task_index=0 >"$logs/ps_0.log" 2>&1 &
+"${run[@]}" "${common[@]}" --job_name=ps --task_index=0 >"$logs/ps_0.log" 2>&1 &
 ps_pid=$!
 pids=()
 for ((i = 0; i < workers; ++i)); do
-  "$program" "${common[@]}" --job_name=worker --task_index=$i "$@" \
+  "${run[@]}" "${common[@]}" --job_name=worker --task_index=$i "$@" \
     >"$logs/worker_$i.log" 2>&1 &
   pids+=($!)
 done
