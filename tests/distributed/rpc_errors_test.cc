@@ -1,15 +1,19 @@
 // Bad calls to a server, made through raw gRPC stubs as another program
 // could make them: each gets a typed error in TensorFlow's words, and the
-// server keeps serving. Also the master's wait for tasks that never start.
+// server keeps serving. Also the master's wait for tasks that never start,
+// and for a task that stops answering after the session was made.
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "distributed_testing.h"
 #include "minitf/device/rendezvous.h"
@@ -273,6 +277,158 @@ TEST(CreateSessionTest, WaitsForATaskThenGivesUpAtTheTimeout) {
   EXPECT_EQ(log.str().find("still waiting for response from worker: "
                            "/job:worker"),
             std::string::npos);
+}
+
+// A ps task that answers what a session's creation asks (GetStatus,
+// CreateWorkerSession) and then goes quiet: a RegisterGraph is never
+// answered, as by a process stopped (SIGSTOP) or a host that no longer
+// answers, whose connection stays open. With quiet_from_create_session it
+// goes quiet one call earlier, after GetStatus. Its unanswered calls end
+// only when the caller gives up (a deadline, a cancel), or when the server
+// shuts down.
+class QuietPs final : public tensorflow::WorkerService::CallbackService {
+ public:
+  grpc::ServerUnaryReactor* GetStatus(
+      grpc::CallbackServerContext* context, const tf::proto::GetStatusRequest*,
+      tf::proto::GetStatusResponse* response) override {
+    tf::proto::DeviceAttributes* cpu = response->add_device_attributes();
+    cpu->set_name("/job:ps/replica:0/task:0/device:CPU:0");
+    cpu->set_device_type("CPU");
+    cpu->set_incarnation(12345);
+    return Answer(context);
+  }
+  grpc::ServerUnaryReactor* CreateWorkerSession(
+      grpc::CallbackServerContext* context,
+      const tf::proto::CreateWorkerSessionRequest*,
+      tf::proto::CreateWorkerSessionResponse*) override {
+    if (quiet_from_create_session) return new Silent;
+    return Answer(context);
+  }
+  grpc::ServerUnaryReactor* DeleteWorkerSession(
+      grpc::CallbackServerContext* context,
+      const tf::proto::DeleteWorkerSessionRequest*,
+      tf::proto::DeleteWorkerSessionResponse*) override {
+    return Answer(context);
+  }
+  grpc::ServerUnaryReactor* RegisterGraph(
+      grpc::CallbackServerContext*, const tf::proto::RegisterGraphRequest*,
+      tf::proto::RegisterGraphResponse*) override {
+    registers_.fetch_add(1);
+    return new Silent;  // answers only when the call is cancelled
+  }
+  int registers() const { return registers_.load(); }
+  std::atomic<bool> quiet_from_create_session{false};
+
+ private:
+  static grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* c) {
+    grpc::ServerUnaryReactor* reactor = c->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+  class Silent : public grpc::ServerUnaryReactor {
+    void OnCancel() override { Finish(grpc::Status::CANCELLED); }
+    void OnDone() override { delete this; }
+  };
+  std::atomic<int> registers_{0};
+};
+
+// A worker task whose ps is a QuietPs, and a graph with a step on both.
+class QuietPsTest : public ::testing::Test {
+ protected:
+  QuietPsTest() {
+    const std::string ps_address = tf::testing::FreeAddress();
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort(ps_address, grpc::InsecureServerCredentials());
+    builder.RegisterService(&quiet_);
+    ps_server_ = builder.BuildAndStart();
+    worker_ = std::make_unique<Server>(
+        ClusterSpec(
+            {{"ps", {ps_address}}, {"worker", {tf::testing::FreeAddress()}}}),
+        "worker", 0, tf::ConfigProto{},
+        tf::train::ServerOptions{.log_stream = &log_});
+    tf::graph_scope use(graph_);
+    {
+      tf::device_scope on("/job:ps/task:0");
+      on_ps_ = tf::constant(tf::Tensor({1.f, 2.f}), "on_ps");
+    }
+    tf::device_scope on("/job:worker/task:0");
+    sum_ = tf::identity(on_ps_);
+  }
+  ~QuietPsTest() override {
+    worker_.reset();
+    ps_server_->Shutdown();
+  }
+
+  // The DeadlineExceededError's text of one run of sum_ by a new session on
+  // the worker, with these timeouts.
+  std::string TimeoutText(int64_t operation_timeout_in_ms,
+                          int64_t run_timeout_in_ms) {
+    tf::SessionOptions options;
+    options.target = worker_->target();
+    options.config.operation_timeout_in_ms = operation_timeout_in_ms;
+    tf::Session sess(options, &graph_);
+    tf::RunOptions run_options;
+    run_options.timeout_in_ms = run_timeout_in_ms;
+    return tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
+        [&] { sess.run({sum_}, {}, run_options, nullptr); });
+  }
+
+  QuietPs quiet_;
+  std::unique_ptr<grpc::Server> ps_server_;
+  std::ostringstream log_;
+  std::unique_ptr<Server> worker_;
+  tf::Graph graph_;
+  tf::Output on_ps_, sum_;
+};
+
+// With operation_timeout_in_ms set, the first run of a signature gives up
+// on the task that does not register its part, and says which, rather than
+// waiting for ever.
+TEST_F(QuietPsTest, RegisterGraphGivesUpAtTheOperationTimeout) {
+  EXPECT_EQ(TimeoutText(300, 0),
+            "RegisterGraph timed out after 300 ms waiting for response from "
+            "worker: /job:ps/replica:0/task:0");
+  EXPECT_EQ(quiet_.registers(), 1);
+}
+
+// A task that goes quiet between its GetStatus and its CreateWorkerSession:
+// the session's creation gives up at the same timeout.
+TEST_F(QuietPsTest, CreateWorkerSessionGivesUpAtTheOperationTimeout) {
+  quiet_.quiet_from_create_session = true;
+  EXPECT_EQ(TimeoutText(300, 0),
+            "CreateWorkerSession timed out after 300 ms waiting for response "
+            "from worker: /job:ps/replica:0/task:0");
+  EXPECT_EQ(quiet_.registers(), 0);
+}
+
+// A run's own timeout (RunOptions) bounds the registration too, and the
+// smaller of the two is the one that counts.
+TEST_F(QuietPsTest, RegisterGraphGivesUpAtTheRunsTimeout) {
+  EXPECT_EQ(TimeoutText(0, 200),
+            "RegisterGraph timed out after 200 ms waiting for response from "
+            "worker: /job:ps/replica:0/task:0");
+  EXPECT_EQ(TimeoutText(5000, 200),
+            "RegisterGraph timed out after 200 ms waiting for response from "
+            "worker: /job:ps/replica:0/task:0");
+}
+
+// With no timeout the run waits, as TensorFlow's does; closing the session
+// ends the wait, and the close itself does not wait for the quiet task.
+TEST_F(QuietPsTest, CloseEndsARunWaitingForRegisterGraph) {
+  tf::SessionOptions options;
+  options.target = worker_->target();
+  tf::Session sess(options, &graph_);
+  auto run = std::async(std::launch::async, [&] {
+    return tf::testing::ErrorText<tf::errors::CancelledError>(
+        [&] { sess.run(sum_); });
+  });
+  while (quiet_.registers() == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  sess.close();
+  ASSERT_EQ(run.wait_for(std::chrono::seconds(20)), std::future_status::ready);
+  EXPECT_EQ(run.get(),
+            "Step was cancelled by an explicit call to `Session::Close()`.");
 }
 
 }  // namespace

@@ -129,17 +129,31 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
   TF_RETURN_IF_ERROR(
       ImportGraphDef(request.graph_def(), &session->graph_,
                      ImportGraphDefOptions{.drop_newer_default_attrs = true}));
+  // Every task answered GetStatus a moment ago; one that stops answering
+  // now is given up on at the session's operation timeout, as there.
+  const int64_t timeout_ms = request.config().operation_timeout_in_ms();
   for (const std::string& task : session->tasks_) {
     TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
                         workers->GetStub(task));
     grpc::ClientContext context;
+    if (timeout_ms > 0) {
+      context.set_deadline(std::chrono::system_clock::now() +
+                           std::chrono::milliseconds(timeout_ms));
+    }
     proto::CreateWorkerSessionRequest create;
     proto::CreateWorkerSessionResponse created;
     create.set_session_handle(session->handle_);
     *create.mutable_server_def()->mutable_default_session_config() =
         request.config();
-    TF_RETURN_IF_ERROR(
-        FromGrpcStatus(stub->CreateWorkerSession(&context, create, &created)));
+    const grpc::Status s =
+        stub->CreateWorkerSession(&context, create, &created);
+    if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED &&
+        timeout_ms > 0) {
+      return errors::DeadlineExceeded(
+          "CreateWorkerSession timed out after ", timeout_ms,
+          " ms waiting for response from worker: ", task);
+    }
+    TF_RETURN_IF_ERROR(FromGrpcStatus(s));
   }
   return session;
 }
@@ -182,62 +196,130 @@ Status MasterSession::PlaceNewNodes() {
 StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
-    const std::vector<std::string>& target_names) {
-  std::lock_guard<std::mutex> lock(mu_);
-  TF_ASSIGN_OR_RETURN(
-      RunSignature sig,
-      ResolveRunSignature(graph_, feeds, fetch_names, target_names));
-  TF_RETURN_IF_ERROR(PlaceNewNodes());
+    const std::vector<std::string>& target_names, int64_t timeout_ms) {
   auto plan = std::make_shared<Plan>();
-  auto client_key = [this](const Output& t) {
-    return Rendezvous::CreateKey(
-        client_device_->name(), client_device_->attributes().incarnation,
-        client_device_->name(), t.name(), FrameAndIter{});
-  };
-  std::vector<Output> unique_fetches;
-  for (const Output& t : sig.feeds) {
-    plan->feeds.push_back(t);
-    plan->feed_keys.push_back(client_key(t));
-  }
-  for (const Output& t : sig.fetches) {
-    plan->fetch_keys.push_back(client_key(t));
-    if (std::find(unique_fetches.begin(), unique_fetches.end(), t) ==
-        unique_fetches.end()) {
-      unique_fetches.push_back(t);
+  std::vector<std::pair<std::string, proto::RegisterGraphRequest>> parts;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    TF_ASSIGN_OR_RETURN(
+        RunSignature sig,
+        ResolveRunSignature(graph_, feeds, fetch_names, target_names));
+    TF_RETURN_IF_ERROR(PlaceNewNodes());
+    auto client_key = [this](const Output& t) {
+      return Rendezvous::CreateKey(
+          client_device_->name(), client_device_->attributes().incarnation,
+          client_device_->name(), t.name(), FrameAndIter{});
+    };
+    std::vector<Output> unique_fetches;
+    for (const Output& t : sig.feeds) {
+      plan->feeds.push_back(t);
+      plan->feed_keys.push_back(client_key(t));
+    }
+    for (const Output& t : sig.fetches) {
+      plan->fetch_keys.push_back(client_key(t));
+      if (std::find(unique_fetches.begin(), unique_fetches.end(), t) ==
+          unique_fetches.end()) {
+        unique_fetches.push_back(t);
+      }
+    }
+    TF_ASSIGN_OR_RETURN(
+        std::unique_ptr<Graph> client,
+        BuildClientGraph(graph_, sig.feeds, unique_fetches, sig.targets,
+                         client_device_->attributes()));
+    PartitionOptions popts;
+    popts.incarnation = [this](const std::string& name) -> uint64_t {
+      Device* d = device_set_.FindDeviceByName(name);
+      return d == nullptr ? 0 : d->attributes().incarnation;
+    };
+    popts.node_to_loc = [](const Node& n) {
+      return TaskOfDevice(n.assigned_device()).value();
+    };
+    TF_ASSIGN_OR_RETURN(auto partitions, Partition(*client, popts));
+    plan->client_task = TaskOfDevice(client_device_->name()).value();
+    for (auto& [task, graph] : partitions) {
+      proto::RegisterGraphRequest& request =
+          parts.emplace_back(task, proto::RegisterGraphRequest{}).second;
+      request.set_session_handle(handle_);
+      request.set_create_worker_session_called(true);
+      TF_RETURN_IF_ERROR(ToGraphDef(*graph, request.mutable_graph_def()));
+      request.mutable_config_proto()->set_operation_timeout_in_ms(
+          config_.operation_timeout_in_ms);
     }
   }
-  TF_ASSIGN_OR_RETURN(
-      std::unique_ptr<Graph> client,
-      BuildClientGraph(graph_, sig.feeds, unique_fetches, sig.targets,
-                       client_device_->attributes()));
-  PartitionOptions popts;
-  popts.incarnation = [this](const std::string& name) -> uint64_t {
-    Device* d = device_set_.FindDeviceByName(name);
-    return d == nullptr ? 0 : d->attributes().incarnation;
-  };
-  popts.node_to_loc = [](const Node& n) {
-    return TaskOfDevice(n.assigned_device()).value();
-  };
-  TF_ASSIGN_OR_RETURN(auto partitions, Partition(*client, popts));
-  plan->client_task = TaskOfDevice(client_device_->name()).value();
-  for (auto& [task, graph] : partitions) {
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers_->GetStub(task));
-    grpc::ClientContext context;
-    proto::RegisterGraphRequest request;
-    proto::RegisterGraphResponse response;
-    request.set_session_handle(handle_);
-    request.set_create_worker_session_called(true);
-    TF_RETURN_IF_ERROR(ToGraphDef(*graph, request.mutable_graph_def()));
-    request.mutable_config_proto()->set_operation_timeout_in_ms(
-        config_.operation_timeout_in_ms);
-    TF_RETURN_IF_ERROR(
-        FromGrpcStatus(stub->RegisterGraph(&context, request, &response)));
-    plan->parts.push_back({task, response.graph_handle()});
+  // Each task's part is registered with its task, the graph's lock let go:
+  // a task that does not answer must not keep Close waiting for the lock.
+  TF_ASSIGN_OR_RETURN(std::vector<std::string> handles,
+                      RegisterParts(parts, timeout_ms));
+  for (size_t i = 0; i < parts.size(); ++i) {
+    plan->parts.push_back({parts[i].first, handles[i]});
   }
   return std::shared_ptr<const Plan>(std::move(plan));
 }
 // --8<-- [end:create_plan]
+
+// --8<-- [start:register]
+// RegisterGraph to every task at once. A task that does not answer (a
+// stopped process, a host gone quiet) is given up on at the step's timeout,
+// RunOptions' or else the session's operation_timeout_in_ms; without either
+// the master waits, as TensorFlow's does, until Close cancels the calls.
+StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
+    const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
+        parts,
+    int64_t timeout_ms) {
+  using RegisterCall =
+      Call<proto::RegisterGraphRequest, proto::RegisterGraphResponse>;
+  std::vector<std::unique_ptr<RegisterCall>> calls;
+  std::vector<tensorflow::WorkerService::Stub*> stubs;
+  for (const auto& [task, request] : parts) {
+    TF_ASSIGN_OR_RETURN(stubs.emplace_back(), workers_->GetStub(task));
+    calls.push_back(std::make_unique<RegisterCall>());
+    if (timeout_ms > 0) {
+      calls.back()->context.set_deadline(std::chrono::system_clock::now() +
+                                         std::chrono::milliseconds(timeout_ms));
+    }
+  }
+  // Close cancels the calls while they are in flight_.
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    for (const auto& call : calls) in_flight_.insert(&call->context);
+  }
+  CallGroup group(static_cast<int>(calls.size()));
+  for (size_t i = 0; i < calls.size(); ++i) {
+    RegisterCall* call = calls[i].get();
+    stubs[i]->async()->RegisterGraph(&call->context, &parts[i].second,
+                                     &call->response,
+                                     [call, &group](grpc::Status s) {
+                                       call->status = FromGrpcStatus(s);
+                                       group.Done();
+                                     });
+  }
+  group.WaitAll();
+  bool closed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& call : calls) in_flight_.erase(&call->context);
+    closed = closed_;
+  }
+  std::vector<std::string> handles;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const Status& s = calls[i]->status;
+    if (s.ok()) {
+      handles.push_back(calls[i]->response.graph_handle());
+    } else if (closed) {
+      return errors::Cancelled(
+          "Step was cancelled by an explicit call to `Session::Close()`.");
+    } else if (s.code() == error::DEADLINE_EXCEEDED && timeout_ms > 0) {
+      return errors::DeadlineExceeded(
+          "RegisterGraph timed out after ", timeout_ms,
+          " ms waiting for response from worker: ", parts[i].first);
+    } else {
+      return s;
+    }
+  }
+  return handles;
+}
+// --8<-- [end:register]
 
 // --8<-- [start:run]
 Status MasterSession::Run(const proto::RunStepRequest& request,
@@ -259,14 +341,46 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
                                          request.fetch().end());
   const std::vector<std::string> targets(request.target().begin(),
                                          request.target().end());
+  // A Close while the step runs cancels its calls, and ends the local part:
+  // a step that waits in a task (a take_grad, a dequeue) ends with the
+  // session. Close then waits until the step is over (running_).
+  struct InFlight {
+    MasterSession* session;
+    std::vector<grpc::ClientContext*> contexts;
+    bool registered = false;
+    int64_t step_id = 0;
+    ~InFlight() {
+      if (!registered) return;
+      std::lock_guard<std::mutex> lock(session->mu_);
+      for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
+      session->local_steps_.erase(step_id);
+      if (--session->running_ == 0) session->idle_.notify_all();
+    }
+  } in_flight{this, {}};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    in_flight.registered = true;
+    in_flight.step_id = step_id;
+    ++running_;
+  }
+  // The step's RunOptions timeout bounds its RunGraph calls; the first run
+  // of a signature also registers its parts, bounded by the smaller of that
+  // and the session's operation timeout.
+  const int64_t timeout_ms = request.options().timeout_in_ms();
+  int64_t register_timeout_ms = config_.operation_timeout_in_ms;
+  if (timeout_ms > 0 &&
+      (register_timeout_ms <= 0 || timeout_ms < register_timeout_ms)) {
+    register_timeout_ms = timeout_ms;
+  }
   TF_ASSIGN_OR_RETURN(
       std::shared_ptr<const Plan> plan,
-      plans_.GetOrCreate(RunSignatureKey(feeds, fetches, targets),
-                         [&] { return CreatePlan(feeds, fetches, targets); }));
+      plans_.GetOrCreate(RunSignatureKey(feeds, fetches, targets), [&] {
+        return CreatePlan(feeds, fetches, targets, register_timeout_ms);
+      }));
 
   // One RunGraph per task, all at once, sharing the step id.
   using RunGraphCall = Call<proto::RunGraphRequest, proto::RunGraphResponse>;
-  const int64_t timeout_ms = request.options().timeout_in_ms();
   std::vector<std::unique_ptr<RunGraphCall>> calls;
   CallGroup group(static_cast<int>(plan->parts.size()));
   for (const Plan::Part& part : plan->parts) {
@@ -310,34 +424,18 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     }
     TF_ASSIGN_OR_RETURN(stubs[i], workers_->GetStub(plan->parts[i].task));
   }
-  // A Close while the step runs cancels its calls, and ends the local part:
-  // a step that waits in a task (a take_grad, a dequeue) ends with the
-  // session. Close then waits until the step is over (running_).
-  struct InFlight {
-    MasterSession* session;
-    std::vector<grpc::ClientContext*> contexts;
-    bool registered = false;
-    int64_t step_id = 0;
-    ~InFlight() {
-      if (!registered) return;
-      std::lock_guard<std::mutex> lock(session->mu_);
-      for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
-      session->local_steps_.erase(step_id);
-      if (--session->running_ == 0) session->idle_.notify_all();
-    }
-  } in_flight{this, {}};
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    if (closed_) {
+      return errors::Cancelled(
+          "Step was cancelled by an explicit call to `Session::Close()`.");
+    }
     for (size_t i = 0; i < calls.size(); ++i) {
       if (i == local_part) continue;
       in_flight.contexts.push_back(&calls[i]->context);
       in_flight_.insert(&calls[i]->context);
     }
     if (local_part < calls.size()) local_steps_.insert(step_id);
-    in_flight.registered = true;
-    in_flight.step_id = step_id;
-    ++running_;
   }
   // At the first error the step is over: CleanupGraph on every task ends
   // what still waits there for a value that will never come. When every

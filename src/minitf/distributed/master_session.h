@@ -36,6 +36,7 @@
 
 #include "minitf/device/device_set.h"
 #include "minitf/distributed/proto/master.pb.h"
+#include "minitf/distributed/proto/worker.pb.h"
 #include "minitf/distributed/remote_device.h"
 #include "minitf/distributed/worker_cache.h"
 #include "minitf/graph/config.h"
@@ -94,10 +95,18 @@ class MasterSession {
   // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
   // without waiting for the answers.
   void CleanupStep(const Plan& plan, int64_t step_id);
+  // Places and cuts the graph for one run signature, and registers each
+  // task's part with it, giving up after `timeout_ms` (0: no limit).
   StatusOr<std::shared_ptr<const Plan>> CreatePlan(
       const std::vector<std::pair<std::string, Tensor>>& feeds,
       const std::vector<std::string>& fetch_names,
-      const std::vector<std::string>& target_names);
+      const std::vector<std::string>& target_names, int64_t timeout_ms);
+  // RegisterGraph of each (task, request), all at once: the graph handles,
+  // in order. Close cancels the calls. REQUIRES: mu_ not held.
+  StatusOr<std::vector<std::string>> RegisterParts(
+      const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
+          parts,
+      int64_t timeout_ms);
 
   const std::string handle_;
   const ConfigProto config_;
@@ -112,8 +121,9 @@ class MasterSession {
   int num_placed_ = 0;
   int64_t graph_version_ = 0;
   bool closed_ = false;
-  // The RunGraph calls of the steps running now, which Close cancels, and
-  // the steps whose part runs on this task's own worker, which Close ends.
+  // The RunGraph and RegisterGraph calls of the steps running now, which
+  // Close cancels, and the steps whose part runs on this task's own worker,
+  // which Close ends.
   std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
   std::set<int64_t> local_steps_;             // guarded by mu_
   int running_ = 0;                           // steps in Run; guarded by mu_
