@@ -85,6 +85,14 @@ Status StepError(const std::vector<Status>& statuses) {
   return derived;
 }
 
+// A step's error when the session was closed while it ran: its parts failed
+// as they were cancelled or cleaned up; this says why, in TensorFlow's
+// words.
+Status ClosedUnderStep() {
+  return errors::Cancelled(
+      "Step was cancelled by an explicit call to `Session::Close()`.");
+}
+
 // TensorFlow's step ids are random, so that steps of sessions on different
 // masters never share an id on a worker: 56 bits.
 int64_t NewStepId() {
@@ -278,10 +286,10 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
                                          std::chrono::milliseconds(timeout_ms));
     }
   }
-  // Close cancels the calls while they are in flight_.
+  // Close cancels the calls while they are in in_flight_.
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    if (closed_) return ClosedUnderStep();
     for (const auto& call : calls) in_flight_.insert(&call->context);
   }
   CallGroup group(static_cast<int>(calls.size()));
@@ -307,8 +315,7 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
     if (s.ok()) {
       handles.push_back(calls[i]->response.graph_handle());
     } else if (closed) {
-      return errors::Cancelled(
-          "Step was cancelled by an explicit call to `Session::Close()`.");
+      return ClosedUnderStep();
     } else if (s.code() == error::DEADLINE_EXCEEDED && timeout_ms > 0) {
       return errors::DeadlineExceeded(
           "RegisterGraph timed out after ", timeout_ms,
@@ -427,8 +434,7 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) {
-      return errors::Cancelled(
-          "Step was cancelled by an explicit call to `Session::Close()`.");
+      return ClosedUnderStep();
     }
     for (size_t i = 0; i < calls.size(); ++i) {
       if (i == local_part) continue;
@@ -478,13 +484,9 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   for (const auto& call : calls) statuses.push_back(call->status);
   Status step_status = StepError(statuses);
   if (!step_status.ok()) {
-    // Closed under the step: its parts failed as they were cancelled or
-    // cleaned up; say why, in TensorFlow's words.
+    // Closed under the step: its parts' errors only follow from that.
     std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) {
-      return errors::Cancelled(
-          "Step was cancelled by an explicit call to `Session::Close()`.");
-    }
+    if (closed_) return ClosedUnderStep();
   }
   TF_RETURN_IF_ERROR(step_status);
 
