@@ -186,6 +186,20 @@ TEST(TensorCodingTest, ALargeTensorIsSentFromItsOwnBuffer) {
   EXPECT_EQ(slices.size(), 1u);
 }
 
+// A tensor that a protobuf message cannot hold (2 GiB, less the fields
+// around it) is refused with an error that says so, before any byte is
+// written. Its values are never written either: the allocation stays
+// virtual.
+TEST(TensorCodingTest, ATensorOverTwoGiBIsRefused) {
+  const tf::Tensor huge(tf::DT_FLOAT, tf::TensorShape{(int64_t{1} << 29) + 1});
+  grpc::ByteBuffer bytes;
+  const tf::Status s = tf::EncodeRecvTensorResponse(huge, false, &bytes);
+  EXPECT_EQ(s.code(), tf::error::INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(),
+            "Cannot send a tensor of 2147483652 bytes: a message is at most "
+            "2 GiB");
+}
+
 TEST(TensorCodingTest, ADeadValueHasNoTensor) {
   grpc::ByteBuffer bytes;
   ASSERT_TRUE(tf::EncodeRecvTensorResponse(tf::Tensor(), true, &bytes).ok());
@@ -429,6 +443,28 @@ TEST(TensorCodingTest, LargeTensorsCrossBetweenServers) {
       EXPECT_TRUE(SameTensor(sess.run(y, {{x, value}}), value));
     }
   }
+}
+
+// The message size limit is raised on both sides of every call: a fed and
+// a fetched value of 16 MiB, four times gRPC's default limit, cross in the
+// RunStep request and its answer. The target names the server by address,
+// so the session goes through gRPC rather than to the local master.
+TEST(TensorCodingTest, A16MiBValueCrossesRunStepBothWays) {
+  std::ostringstream log;
+  tf::train::Server worker(
+      tf::train::ClusterSpec({{"worker", {tf::testing::FreeAddress()}}}),
+      "worker", 0, {}, {.log_stream = &log});
+  const std::string target = worker.target();
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::Output x = tf::placeholder(tf::DT_FLOAT, {4 << 20}, "x");
+  tf::Output y = tf::identity(x);
+  tf::SessionOptions options;
+  options.target = "grpc://127.0.0.1:" + target.substr(target.rfind(':') + 1);
+  options.config.operation_timeout_in_ms = 30000;  // a broken test ends
+  tf::Session sess(options, &graph);
+  const tf::Tensor value = Pattern(tf::DT_FLOAT, {4 << 20});
+  EXPECT_TRUE(SameTensor(sess.run(y, {{x, value}}), value));
 }
 
 }  // namespace
