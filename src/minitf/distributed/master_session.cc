@@ -350,26 +350,24 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
                                          request.target().end());
   // A Close while the step runs cancels its calls, and ends the local part:
   // a step that waits in a task (a take_grad, a dequeue) ends with the
-  // session. Close then waits until the step is over (running_).
-  struct InFlight {
-    MasterSession* session;
-    std::vector<grpc::ClientContext*> contexts;
-    bool registered = false;
+  // session. Close then waits until the step is over (running_), its plan's
+  // creation included.
+  struct Running {
+    MasterSession* session = nullptr;  // null until the step is counted
     int64_t step_id = 0;
-    ~InFlight() {
-      if (!registered) return;
+    ~Running() {
+      if (session == nullptr) return;
       std::lock_guard<std::mutex> lock(session->mu_);
-      for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
       session->local_steps_.erase(step_id);
       if (--session->running_ == 0) session->idle_.notify_all();
     }
-  } in_flight{this, {}};
+  } running;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return errors::FailedPrecondition("Session has been closed.");
-    in_flight.registered = true;
-    in_flight.step_id = step_id;
     ++running_;
+    running.session = this;
+    running.step_id = step_id;
   }
   // The step's RunOptions timeout bounds its RunGraph calls; the first run
   // of a signature also registers its parts, bounded by the smaller of that
@@ -431,11 +429,19 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     }
     TF_ASSIGN_OR_RETURN(stubs[i], workers_->GetStub(plan->parts[i].task));
   }
+  // The remote calls are in in_flight_, for Close to cancel, until they
+  // leave it as this goes, before `calls` (declared before it) does.
+  struct InFlight {
+    MasterSession* session;
+    std::vector<grpc::ClientContext*> contexts;
+    ~InFlight() {
+      std::lock_guard<std::mutex> lock(session->mu_);
+      for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
+    }
+  } in_flight{this, {}};
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) {
-      return ClosedUnderStep();
-    }
+    if (closed_) return ClosedUnderStep();
     for (size_t i = 0; i < calls.size(); ++i) {
       if (i == local_part) continue;
       in_flight.contexts.push_back(&calls[i]->context);
