@@ -138,7 +138,8 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
       ImportGraphDef(request.graph_def(), &session->graph_,
                      ImportGraphDefOptions{.drop_newer_default_attrs = true}));
   // Every task answered GetStatus a moment ago; one that stops answering
-  // now is given up on at the session's operation timeout, as there.
+  // now is given up on at the session's operation timeout, as
+  // Master::GatherDevices gives up on GetStatus (minitf's own bound).
   const int64_t timeout_ms = request.config().operation_timeout_in_ms();
   for (const std::string& task : session->tasks_) {
     TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
@@ -256,6 +257,8 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
   }
   // Each task's part is registered with its task, the graph's lock let go:
   // a task that does not answer must not keep Close waiting for the lock.
+  // The plan cache's lock is still held, so the session's other runs wait
+  // for this registration (at most its timeout, or until Close).
   TF_ASSIGN_OR_RETURN(std::vector<std::string> handles,
                       RegisterParts(parts, timeout_ms));
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -267,9 +270,11 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
 
 // --8<-- [start:register]
 // RegisterGraph to every task at once. A task that does not answer (a
-// stopped process, a host gone quiet) is given up on at the step's timeout,
-// RunOptions' or else the session's operation_timeout_in_ms; without either
-// the master waits, as TensorFlow's does, until Close cancels the calls.
+// stopped process, a host gone quiet) is given up on after `timeout_ms`,
+// which Run chooses: the smaller of the run's RunOptions timeout and the
+// session's operation_timeout_in_ms (a bound of minitf's own: TensorFlow's
+// master sets none). Without either the master waits, as TensorFlow's
+// does, until Close cancels the calls.
 StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
     const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
         parts,
@@ -279,7 +284,9 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
   std::vector<std::unique_ptr<RegisterCall>> calls;
   std::vector<tensorflow::WorkerService::Stub*> stubs;
   for (const auto& [task, request] : parts) {
-    TF_ASSIGN_OR_RETURN(stubs.emplace_back(), workers_->GetStub(task));
+    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
+                        workers_->GetStub(task));
+    stubs.push_back(stub);
     calls.push_back(std::make_unique<RegisterCall>());
     if (timeout_ms > 0) {
       calls.back()->context.set_deadline(std::chrono::system_clock::now() +
@@ -566,8 +573,7 @@ void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
         workers_->GetStub(part.task);
     if (!stub.ok()) continue;  // a task that is gone has no step to end
     auto call = std::make_shared<CleanupCall>();
-    call->context.set_deadline(std::chrono::system_clock::now() +
-                               std::chrono::seconds(10));
+    call->context.set_deadline(TidyDeadline());
     call->request.set_step_id(step_id);
     cleanups_->Add();
     const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
@@ -610,19 +616,34 @@ Status MasterSession::Close() {
     idle_.wait(lock, [this] { return running_ == 0; });
   }
   cleanups_->WaitAll();
+  // To every task at once; a task that is gone, or does not answer by the
+  // deadline, has nothing left to delete.
+  using DeleteCall = Call<proto::DeleteWorkerSessionRequest,
+                          proto::DeleteWorkerSessionResponse>;
+  std::vector<std::unique_ptr<DeleteCall>> deletes;
+  CallGroup group(0);
   for (const std::string& task : tasks_) {
     StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);
     if (!stub.ok()) continue;
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(10));
-    proto::DeleteWorkerSessionRequest request;
-    proto::DeleteWorkerSessionResponse response;
-    request.set_session_handle(handle_);
-    // A task that is gone has nothing left to delete.
-    (*stub)->DeleteWorkerSession(&context, request, &response);
+    DeleteCall* call =
+        deletes.emplace_back(std::make_unique<DeleteCall>()).get();
+    call->context.set_deadline(TidyDeadline());
+    call->request.set_session_handle(handle_);
+    group.Add();
+    (*stub)->async()->DeleteWorkerSession(
+        &call->context, &call->request, &call->response,
+        [&group](grpc::Status) { group.Done(); });
   }
+  group.WaitAll();
   return Status::OK();
+}
+
+std::chrono::system_clock::time_point MasterSession::TidyDeadline() const {
+  int64_t ms = 10000;
+  if (config_.operation_timeout_in_ms > 0) {
+    ms = std::min(ms, config_.operation_timeout_in_ms);
+  }
+  return std::chrono::system_clock::now() + std::chrono::milliseconds(ms);
 }
 
 }  // namespace minitf

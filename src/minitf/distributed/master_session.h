@@ -26,6 +26,7 @@
 //   TF_RETURN_IF_ERROR(session->Run(run_request, &run_response));
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -58,7 +59,9 @@ class MasterSession {
   /// A session on `request.graph_def()` over `devices` (every device of the
   /// cluster, as the tasks reported them). Makes a worker session on every
   /// task. Errors: the graph's import errors; InvalidArgument when the
-  /// master's task has no CPU.
+  /// master's task has no CPU; DeadlineExceeded (minitf's own) when a task
+  /// does not answer CreateWorkerSession within the session's
+  /// operation_timeout_in_ms.
   static StatusOr<std::unique_ptr<MasterSession>> Create(
       std::string handle, const proto::CreateSessionRequest& request,
       const std::vector<DeviceAttributes>& devices,
@@ -69,15 +72,19 @@ class MasterSession {
   /// version is not the session's (another client extended it).
   Status Extend(const proto::ExtendSessionRequest& request,
                 proto::ExtendSessionResponse* response);
-  /// One step. Errors as DirectSession::Run's, and any task's.
+  /// One step. Errors as DirectSession::Run's, and any task's; Cancelled
+  /// when the session is closed under it; DeadlineExceeded (minitf's own)
+  /// when the first run of a signature cannot register its parts within
+  /// the smaller of its RunOptions timeout and operation_timeout_in_ms.
   Status Run(const proto::RunStepRequest& request,
              proto::RunStepResponse* response);
-  /// Cancels the steps running now: their RunGraph calls to other tasks
-  /// are cancelled and their parts on this task's worker cleaned up, and
-  /// each fails with Cancelled, in TensorFlow's words (the step "was
-  /// cancelled by an explicit call to" the session's close). Then waits
-  /// until they are over and their CleanupGraph calls answered, and
-  /// deletes the worker sessions. Idempotent.
+  /// Cancels the steps running now: their RunGraph and RegisterGraph calls
+  /// to other tasks are cancelled and their parts on this task's worker
+  /// cleaned up, and each fails with Cancelled, in TensorFlow's words (the
+  /// step "was cancelled by an explicit call to" the session's close). Then
+  /// waits until they are over and their CleanupGraph calls answered, and
+  /// deletes the worker sessions, waiting for no task longer than
+  /// TidyDeadline allows. Idempotent.
   Status Close();
 
   const std::string& handle() const { return handle_; }
@@ -92,6 +99,10 @@ class MasterSession {
   // This task's worker, when `task` is this task and the worker cache has
   // it; null otherwise (the task is reached through gRPC).
   Worker* LocalWorker(const std::string& task) const;
+  // The deadline of a call that only tidies up (CleanupGraph,
+  // DeleteWorkerSession): 10 s from now, or the session's
+  // operation_timeout_in_ms when that is shorter.
+  std::chrono::system_clock::time_point TidyDeadline() const;
   // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
   // without waiting for the answers.
   void CleanupStep(const Plan& plan, int64_t step_id);
