@@ -35,6 +35,7 @@ if [[ "$program" == *.py ]]; then
     exit 2
   fi
   run=("$MINITF_PEERS_PYTHON" "$program")
+  export PYTHONUNBUFFERED=1  # a log keeps what was printed before a failure
 fi
 rm -f "$logs"/worker_*.log  # of an earlier run with more workers
 

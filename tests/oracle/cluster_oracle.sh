@@ -3,23 +3,25 @@
 # and ONE worker of the C++ program, then of its TensorFlow twin
 # (twins/seed_distributed.py), on the same batches. With one worker,
 # asynchronous training is the sequential program, update by update, so both
-# must print the same steps and the same test accuracy to the last digit.
+# must print the same steps, and test accuracies within the oracle's
+# tolerance for this model (oracle.py's SOFTMAX: 0.003, 30 of the 10,000
+# test images, for the engines' matmuls round differently).
 # (With two workers the result depends on how the workers' steps interleave,
 # which no two runs repeat: chapter 7 §6 compares those runs by their spread.)
 #   cluster_oracle.sh <seed_distributed binary>
 # Exits 77, CTest's skip, saying why, when TensorFlow is not installed.
+set -u
 source "$(dirname "$0")/../../scripts/common.sh"
 if ! peer_has tensorflow; then
   echo "SKIP: TensorFlow, the oracle, is not installed in $MINITF_PEERS_DIR" \
     "(scripts/peers.sh installs it; MINITF_PEERS_DIR names another place)"
   exit 77
 fi
-binary=$1
+binary=${1:?usage: cluster_oracle.sh <seed_distributed binary>}
 logs=$(mktemp -d /tmp/minitf-cluster-oracle.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
-results() {  # the lines both programs print alike
-  grep -h -E "local steps|Test accuracy" "$1/worker_0.log"
-}
+steps() { grep -h "local steps" "$1/worker_0.log"; }
+accuracy() { sed -n 's/^Test accuracy after [0-9]* global steps: //p' "$1/worker_0.log"; }
 for side in minitf tensorflow; do
   program=$binary
   [ $side = tensorflow ] && program="$MINITF_ROOT/tests/oracle/twins/seed_distributed.py"
@@ -31,11 +33,17 @@ for side in minitf tensorflow; do
     exit 1
   fi
   echo "== $side"
-  results "$logs/$side"
+  grep -h -E "local steps|Test accuracy" "$logs/$side/worker_0.log"
 done
-if [ "$(results "$logs/minitf")" != "$(results "$logs/tensorflow")" ] ||
-   [ -z "$(results "$logs/minitf" | grep 'Test accuracy')" ]; then
-  echo "FAILED: minitf's cluster and TensorFlow's disagree (or printed no accuracy)"
+if [ "$(steps "$logs/minitf")" != "$(steps "$logs/tensorflow")" ]; then
+  echo "FAILED: minitf's cluster and TensorFlow's made different steps"
   exit 1
 fi
-echo "PASSED: the same steps and accuracy"
+a=$(accuracy "$logs/minitf")
+b=$(accuracy "$logs/tensorflow")
+if [ -z "$a" ] || [ -z "$b" ] ||
+   ! awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d <= 0.003 && d >= -0.003) }'; then
+  echo "FAILED: test accuracies '$a' (minitf) and '$b' (TensorFlow) differ by more than 0.003"
+  exit 1
+fi
+echo "PASSED: the same steps; accuracies $a and $b, within 0.003"

@@ -338,23 +338,7 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
 // --8<-- [start:run]
 Status MasterSession::Run(const proto::RunStepRequest& request,
                           proto::RunStepResponse* response) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return errors::FailedPrecondition("Session has been closed.");
-  }
   const int64_t step_id = NewStepId();
-  // The step's calls, for the chapter's sequence diagram (rpc_trace.h).
-  RpcTraceScope trace_step("RunStep", "client", client_device_->name(),
-                           step_id);
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  for (const proto::NamedTensorProto& feed : request.feed()) {
-    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(feed.tensor()));
-    feeds.emplace_back(feed.name(), std::move(value));
-  }
-  const std::vector<std::string> fetches(request.fetch().begin(),
-                                         request.fetch().end());
-  const std::vector<std::string> targets(request.target().begin(),
-                                         request.target().end());
   // A Close while the step runs cancels its calls, and ends the local part:
   // a step that waits in a task (a take_grad, a dequeue) ends with the
   // session. Close then waits until the step is over (running_), its plan's
@@ -376,6 +360,18 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     running.session = this;
     running.step_id = step_id;
   }
+  // The step's calls, for the chapter's sequence diagram (rpc_trace.h).
+  RpcTraceScope trace_step("RunStep", "client", client_device_->name(),
+                           step_id);
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const proto::NamedTensorProto& feed : request.feed()) {
+    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(feed.tensor()));
+    feeds.emplace_back(feed.name(), std::move(value));
+  }
+  const std::vector<std::string> fetches(request.fetch().begin(),
+                                         request.fetch().end());
+  const std::vector<std::string> targets(request.target().begin(),
+                                         request.target().end());
   // The step's RunOptions timeout bounds its RunGraph calls; the first run
   // of a signature also registers its parts, bounded by the smaller of that
   // and the session's operation timeout.

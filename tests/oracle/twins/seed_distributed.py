@@ -1,7 +1,8 @@
 # Seed 003's distributed half in TensorFlow, the twin of chapter 7's
-# seed_distributed.cc: the same flags, the same model and placement, the same
+# seed_distributed.cc: its flags for asynchronous training (the
+# --sync_replicas ones are not here), the same model and placement, the same
 # batches (input_data is this folder's, seeded per task as the C++ program
-# seeds its own), asynchronous training only. scripts/cluster.sh starts it as
+# seeds its own). scripts/cluster.sh starts it as
 # it starts the C++ program, one process per task:
 #   scripts/cluster.sh tests/oracle/twins/seed_distributed.py <log dir>
 # It runs TensorFlow's own cluster, so the chapter can set minitf's accuracy
