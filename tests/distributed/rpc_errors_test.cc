@@ -6,6 +6,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -434,6 +435,45 @@ TEST_F(QuietPsTest, CloseEndsARunWaitingForRegisterGraph) {
   EXPECT_EQ(quiet_.registers(), 1);
   sess.close();
   EXPECT_EQ(run.get(),
+            "Step was cancelled by an explicit call to `Session::Close()`.");
+}
+
+// While one run waits for the quiet task to register its signature, a run
+// of another signature, here one on the worker alone, goes ahead, and a run
+// of the same signature waits no longer than its own timeout.
+TEST_F(QuietPsTest, AWaitingRegistrationHoldsUpOnlyItsOwnSignature) {
+  tf::Output on_worker;
+  {
+    tf::graph_scope use(graph_);
+    tf::device_scope on("/job:worker/task:0");
+    on_worker = tf::constant(tf::Tensor({3.f}), "on_worker");
+  }
+  tf::SessionOptions options;
+  options.target = worker_->target();
+  options.config.operation_timeout_in_ms = 20000;  // a broken test ends
+  tf::Session sess(options, &graph_);
+  auto stuck = std::async(std::launch::async, [&] {
+    return tf::testing::ErrorText<tf::errors::CancelledError>(
+        [&] { sess.run(sum_); });
+  });
+  for (int i = 0; i < 2000 && quiet_.registers() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(quiet_.registers(), 1);
+
+  EXPECT_EQ(tf::testing::Str(sess.run(on_worker)), "[3.]");
+  tf::RunOptions within_1_s;
+  within_1_s.timeout_in_ms = 1000;
+  EXPECT_EQ(tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
+                [&] { sess.run({sum_}, {}, within_1_s, nullptr); }),
+            "Timed out after 1000 ms waiting for another run to register the "
+            "same fetches, feeds and targets");
+  // Neither waited for the first run, which is still waiting.
+  EXPECT_EQ(stuck.wait_for(std::chrono::seconds(0)),
+            std::future_status::timeout);
+  EXPECT_EQ(quiet_.registers(), 1);
+  sess.close();
+  EXPECT_EQ(stuck.get(),
             "Step was cancelled by an explicit call to `Session::Close()`.");
 }
 

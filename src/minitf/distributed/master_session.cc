@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
+#include <map>
 #include <random>
 
 #include "minitf/device/graph_partition.h"
@@ -16,6 +18,7 @@
 #include "minitf/distributed/worker.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
+#include "minitf/graph/local_session.h"
 #include "minitf/graph/proto_convert.h"
 
 namespace minitf {
@@ -69,6 +72,58 @@ class MasterSession::CallGroup {
   int pending_;
 };
 
+// The session's plans, by run signature. The first run of a signature makes
+// its plan, registering its parts with the tasks, which may take long (a
+// task that does not answer); meanwhile runs of other signatures go on, and
+// runs of the same one wait for it, each no longer than its own timeout.
+// (Layer 2's PlanCache holds one lock while a plan is made, which suits a
+// DirectSession, whose plans are made without waiting for anyone.)
+class MasterSession::PlanTable {
+ public:
+  using Creator = std::function<StatusOr<std::shared_ptr<const Plan>>()>;
+
+  StatusOr<std::shared_ptr<const Plan>> GetOrCreate(const std::string& key,
+                                                    int64_t timeout_ms,
+                                                    const Creator& create) {
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(timeout_ms);
+    std::unique_lock<std::mutex> lock(mu_);
+    // An entry with no plan is being made by another run: wait for it to
+    // be made, or to fail (its entry then goes, and this run tries).
+    auto settled = [&] {
+      auto it = plans_.find(key);
+      return it == plans_.end() || it->second != nullptr;
+    };
+    if (timeout_ms > 0) {
+      if (!cv_.wait_until(lock, deadline, settled)) {
+        return errors::DeadlineExceeded(
+            "Timed out after ", timeout_ms,
+            " ms waiting for another run to register the same fetches, "
+            "feeds and targets");
+      }
+    } else {
+      cv_.wait(lock, settled);
+    }
+    if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+    plans_.emplace(key, nullptr);
+    lock.unlock();
+    StatusOr<std::shared_ptr<const Plan>> made = create();
+    lock.lock();
+    if (made.ok()) {
+      plans_[key] = *made;
+    } else {
+      plans_.erase(key);  // a later run tries again
+    }
+    cv_.notify_all();
+    return made;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;  // an entry was made or failed
+  std::map<std::string, std::shared_ptr<const Plan>> plans_;
+};
+
 namespace {
 
 // The step's error to report: the first that is the cause, not one that
@@ -109,6 +164,7 @@ MasterSession::MasterSession(std::string handle, ConfigProto config,
     : handle_(std::move(handle)),
       config_(std::move(config)),
       workers_(workers),
+      plans_(std::make_unique<PlanTable>()),
       cleanups_(std::make_shared<CallGroup>(0)) {}
 
 MasterSession::~MasterSession() { Close().ok(); }
@@ -256,9 +312,8 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
     }
   }
   // Each task's part is registered with its task, the graph's lock let go:
-  // a task that does not answer must not keep Close waiting for the lock.
-  // The plan cache's lock is still held, so the session's other runs wait
-  // for this registration (at most its timeout, or until Close).
+  // a task that does not answer must not keep Close, or the session's other
+  // runs, waiting for the lock.
   TF_ASSIGN_OR_RETURN(std::vector<std::string> handles,
                       RegisterParts(parts, timeout_ms));
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -383,9 +438,10 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   }
   TF_ASSIGN_OR_RETURN(
       std::shared_ptr<const Plan> plan,
-      plans_.GetOrCreate(RunSignatureKey(feeds, fetches, targets), [&] {
-        return CreatePlan(feeds, fetches, targets, register_timeout_ms);
-      }));
+      plans_->GetOrCreate(
+          RunSignatureKey(feeds, fetches, targets), register_timeout_ms, [&] {
+            return CreatePlan(feeds, fetches, targets, register_timeout_ms);
+          }));
 
   // One RunGraph per task, all at once, sharing the step id.
   using RunGraphCall = Call<proto::RunGraphRequest, proto::RunGraphResponse>;

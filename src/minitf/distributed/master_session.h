@@ -42,7 +42,6 @@
 #include "minitf/distributed/worker_cache.h"
 #include "minitf/graph/config.h"
 #include "minitf/graph/graph.h"
-#include "minitf/graph/local_session.h"
 
 namespace grpc {
 class ClientContext;
@@ -139,7 +138,9 @@ class MasterSession {
   std::set<int64_t> local_steps_;             // guarded by mu_
   int running_ = 0;                           // steps in Run; guarded by mu_
   std::condition_variable idle_;              // running_ reached 0
-  PlanCache<Plan> plans_;
+  // The plans by run signature (defined in the .cc file).
+  class PlanTable;
+  const std::unique_ptr<PlanTable> plans_;
 
   // Counts calls down to none (defined in the .cc file).
   class CallGroup;
