@@ -377,6 +377,21 @@ class QuietPsTest : public ::testing::Test {
         [&] { sess.run({sum_}, {}, run_options, nullptr); });
   }
 
+  // Starts a run of sum_ by `sess` on another thread, and returns once it
+  // waits for the quiet task's RegisterGraph: what the run ends with, the
+  // text of a CancelledError, comes in the future.
+  std::future<std::string> RunWaitingForRegistration(tf::Session& sess) {
+    auto run = std::async(std::launch::async, [&] {
+      return tf::testing::ErrorText<tf::errors::CancelledError>(
+          [&] { sess.run(sum_); });
+    });
+    for (int i = 0; i < 2000 && quiet_.registers() == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(quiet_.registers(), 1);
+    return run;
+  }
+
   QuietPs quiet_;
   std::unique_ptr<grpc::Server> ps_server_;
   std::ostringstream log_;
@@ -425,14 +440,7 @@ TEST_F(QuietPsTest, CloseEndsARunWaitingForRegisterGraph) {
   options.target = worker_->target();
   options.config.operation_timeout_in_ms = 20000;
   tf::Session sess(options, &graph_);
-  auto run = std::async(std::launch::async, [&] {
-    return tf::testing::ErrorText<tf::errors::CancelledError>(
-        [&] { sess.run(sum_); });
-  });
-  for (int i = 0; i < 2000 && quiet_.registers() == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_EQ(quiet_.registers(), 1);
+  auto run = RunWaitingForRegistration(sess);
   sess.close();
   EXPECT_EQ(run.get(),
             "Step was cancelled by an explicit call to `Session::Close()`.");
@@ -452,15 +460,7 @@ TEST_F(QuietPsTest, AWaitingRegistrationHoldsUpOnlyItsOwnSignature) {
   options.target = worker_->target();
   options.config.operation_timeout_in_ms = 20000;  // a broken test ends
   tf::Session sess(options, &graph_);
-  auto stuck = std::async(std::launch::async, [&] {
-    return tf::testing::ErrorText<tf::errors::CancelledError>(
-        [&] { sess.run(sum_); });
-  });
-  for (int i = 0; i < 2000 && quiet_.registers() == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_EQ(quiet_.registers(), 1);
-
+  auto stuck = RunWaitingForRegistration(sess);
   EXPECT_EQ(tf::testing::Str(sess.run(on_worker)), "[3.]");
   tf::RunOptions within_1_s;
   within_1_s.timeout_in_ms = 1000;
