@@ -288,13 +288,21 @@ TEST(CreateSessionTest, WaitsForATaskThenGivesUpAtTheTimeout) {
 // (DeleteWorkerSession neither). Its unanswered calls end when the caller
 // gives up (a deadline, a cancel), or when the server's shutdown cancels
 // them.
+//
+// With answers_register it stays a well-behaved task instead: it answers
+// RegisterGraph with a handle of its own, and counts the DeregisterGraph
+// calls it gets.
 class QuietPs final : public tensorflow::WorkerService::CallbackService {
  public:
+  explicit QuietPs(int task_index = 0, bool answers_register = false)
+      : task_index_(task_index), answers_register_(answers_register) {}
+
   grpc::ServerUnaryReactor* GetStatus(
       grpc::CallbackServerContext* context, const tf::proto::GetStatusRequest*,
       tf::proto::GetStatusResponse* response) override {
     tf::proto::DeviceAttributes* cpu = response->add_device_attributes();
-    cpu->set_name("/job:ps/replica:0/task:0/device:CPU:0");
+    cpu->set_name("/job:ps/replica:0/task:" + std::to_string(task_index_) +
+                  "/device:CPU:0");
     cpu->set_device_type("CPU");
     cpu->set_incarnation(12345);
     return Answer(context);
@@ -314,12 +322,25 @@ class QuietPs final : public tensorflow::WorkerService::CallbackService {
     return Answer(context);
   }
   grpc::ServerUnaryReactor* RegisterGraph(
-      grpc::CallbackServerContext*, const tf::proto::RegisterGraphRequest*,
-      tf::proto::RegisterGraphResponse*) override {
-    registers_.fetch_add(1);
-    return new Silent;  // answers only when the call is cancelled
+      grpc::CallbackServerContext* context,
+      const tf::proto::RegisterGraphRequest*,
+      tf::proto::RegisterGraphResponse* response) override {
+    const int n = registers_.fetch_add(1);
+    if (!answers_register_) return new Silent;  // answers only if cancelled
+    response->set_graph_handle("graph-" + std::to_string(n));
+    return Answer(context);
+  }
+  grpc::ServerUnaryReactor* DeregisterGraph(
+      grpc::CallbackServerContext* context,
+      const tf::proto::DeregisterGraphRequest* request,
+      tf::proto::DeregisterGraphResponse*) override {
+    if (request->graph_handle().rfind("graph-", 0) == 0) {
+      deregisters_.fetch_add(1);
+    }
+    return Answer(context);
   }
   int registers() const { return registers_.load(); }
+  int deregisters() const { return deregisters_.load(); }
   std::atomic<bool> quiet_from_create_session{false};
 
  private:
@@ -332,18 +353,27 @@ class QuietPs final : public tensorflow::WorkerService::CallbackService {
     void OnCancel() override { Finish(grpc::Status::CANCELLED); }
     void OnDone() override { delete this; }
   };
+  const int task_index_;
+  const bool answers_register_;
   std::atomic<int> registers_{0};
+  std::atomic<int> deregisters_{0};
 };
+
+// `service` served at `address` on loopback, as a task of its own.
+std::unique_ptr<grpc::Server> Serve(grpc::Service* service,
+                                    const std::string& address) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials());
+  builder.RegisterService(service);
+  return builder.BuildAndStart();
+}
 
 // A worker task whose ps is a QuietPs, and a graph with a step on both.
 class QuietPsTest : public ::testing::Test {
  protected:
   QuietPsTest() {
     const std::string ps_address = tf::testing::FreeAddress();
-    grpc::ServerBuilder builder;
-    builder.AddListeningPort(ps_address, grpc::InsecureServerCredentials());
-    builder.RegisterService(&quiet_);
-    ps_server_ = builder.BuildAndStart();
+    ps_server_ = Serve(&quiet_, ps_address);
     worker_ = std::make_unique<Server>(
         ClusterSpec(
             {{"ps", {ps_address}}, {"worker", {tf::testing::FreeAddress()}}}),
@@ -475,6 +505,57 @@ TEST_F(QuietPsTest, AWaitingRegistrationHoldsUpOnlyItsOwnSignature) {
   sess.close();
   EXPECT_EQ(stuck.get(),
             "Step was cancelled by an explicit call to `Session::Close()`.");
+}
+
+// When one task does not register its part, the parts other tasks did
+// register belong to no plan: the master deregisters them at once, rather
+// than leaving them until the session closes (and registering them again at
+// the next try).
+TEST(RegisterGraphTest, PartsRegisteredBeforeAFailureAreDeregistered) {
+  QuietPs answers(0, /*answers_register=*/true), quiet(1);
+  const std::string ps0 = tf::testing::FreeAddress();
+  const std::string ps1 = tf::testing::FreeAddress();
+  auto ps0_server = Serve(&answers, ps0);
+  auto ps1_server = Serve(&quiet, ps1);
+  std::ostringstream log;
+  {
+    Server worker(ClusterSpec({{"ps", {ps0, ps1}},
+                               {"worker", {tf::testing::FreeAddress()}}}),
+                  "worker", 0, {}, {.log_stream = &log});
+    tf::Graph graph;
+    tf::graph_scope use(graph);
+    tf::Output a, b;
+    {
+      tf::device_scope on("/job:ps/task:0");
+      a = tf::constant(tf::Tensor({1.f}), "a");
+    }
+    {
+      tf::device_scope on("/job:ps/task:1");
+      b = tf::constant(tf::Tensor({2.f}), "b");
+    }
+    tf::device_scope on("/job:worker/task:0");
+    tf::Output both = tf::concat({a, b}, 0);
+    tf::SessionOptions options;
+    options.target = worker.target();
+    options.config.operation_timeout_in_ms = 1000;
+    tf::Session sess(options, &graph);
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+      EXPECT_EQ(tf::testing::ErrorText<tf::errors::DeadlineExceededError>(
+                    [&] { sess.run(both); }),
+                "RegisterGraph timed out after 1000 ms waiting for response "
+                "from worker: /job:ps/replica:0/task:1");
+      // Each try's part on ps 0 goes again; the call is not waited for.
+      for (int i = 0; i < 500 && answers.deregisters() < attempt; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      EXPECT_EQ(answers.registers(), attempt);
+      EXPECT_EQ(answers.deregisters(), attempt);
+    }
+  }
+  ps0_server->Shutdown(std::chrono::system_clock::now() +
+                       std::chrono::seconds(1));
+  ps1_server->Shutdown(std::chrono::system_clock::now() +
+                       std::chrono::seconds(1));
 }
 
 }  // namespace

@@ -372,21 +372,53 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
     closed = closed_;
   }
   std::vector<std::string> handles;
+  Status failed;
   for (size_t i = 0; i < calls.size(); ++i) {
     const Status& s = calls[i]->status;
     if (s.ok()) {
       handles.push_back(calls[i]->response.graph_handle());
+    } else if (!failed.ok()) {
+      continue;  // the first error is the one to report
     } else if (closed) {
-      return ClosedUnderStep();
+      failed = ClosedUnderStep();
     } else if (s.code() == error::DEADLINE_EXCEEDED && timeout_ms > 0) {
-      return errors::DeadlineExceeded(
+      failed = errors::DeadlineExceeded(
           "RegisterGraph timed out after ", timeout_ms,
           " ms waiting for response from worker: ", parts[i].first);
     } else {
-      return s;
+      failed = s;
     }
   }
-  return handles;
+  if (failed.ok()) return handles;
+  // The parts that were registered belong to no plan now: they go again,
+  // without waiting for the answers (TensorFlow's master, too, deregisters
+  // a plan's parts when it drops the plan).
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i]->status.ok()) {
+      DeregisterUnawaited(parts[i].first, calls[i]->response.graph_handle());
+    }
+  }
+  return failed;
+}
+
+void MasterSession::DeregisterUnawaited(const std::string& task,
+                                        const std::string& graph_handle) {
+  StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);
+  if (!stub.ok()) return;
+  using DeregisterCall =
+      Call<proto::DeregisterGraphRequest, proto::DeregisterGraphResponse>;
+  auto call = std::make_shared<DeregisterCall>();
+  call->context.set_deadline(TidyDeadline());
+  call->request.set_session_handle(handle_);
+  call->request.set_create_worker_session_called(true);
+  call->request.set_graph_handle(graph_handle);
+  cleanups_->Add();  // Close waits for the answer
+  (*stub)->async()->DeregisterGraph(
+      &call->context, &call->request, &call->response,
+      [call, pending = cleanups_](grpc::Status) mutable {
+        call.reset();     // the context goes before Close may go on
+        pending->Done();  // the session may be gone after this
+      });
 }
 // --8<-- [end:register]
 

@@ -98,8 +98,12 @@ class MasterSession {
   // This task's worker, when `task` is this task and the worker cache has
   // it; null otherwise (the task is reached through gRPC).
   Worker* LocalWorker(const std::string& task) const;
+  // DeregisterGraph of `graph_handle` on `task`, without waiting for the
+  // answer (Close does wait for it).
+  void DeregisterUnawaited(const std::string& task,
+                           const std::string& graph_handle);
   // The deadline of a call that only tidies up (CleanupGraph,
-  // DeleteWorkerSession): 10 s from now, or the session's
+  // DeregisterGraph, DeleteWorkerSession): 10 s from now, or the session's
   // operation_timeout_in_ms when that is shorter.
   std::chrono::system_clock::time_point TidyDeadline() const;
   // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
