@@ -441,8 +441,7 @@ TEST_F(QuietPsTest, RegisterGraphGivesUpAtTheOperationTimeout) {
 }
 
 // A task that goes quiet between its GetStatus and its CreateWorkerSession:
-// the session's creation gives up at the same timeout (and its close does
-// not wait longer than that for the task's DeleteWorkerSession either).
+// the session's creation gives up at the same timeout.
 TEST_F(QuietPsTest, CreateWorkerSessionGivesUpAtTheOperationTimeout) {
   quiet_.quiet_from_create_session = true;
   EXPECT_EQ(TimeoutText(1000, 0),
@@ -462,9 +461,9 @@ TEST_F(QuietPsTest, RegisterGraphGivesUpAtTheSmallerTimeout) {
   EXPECT_EQ(TimeoutText(1000, 5000), after_1000_ms);
 }
 
-// With no timeout of its own the run waits, as TensorFlow's does; closing
-// the session ends the wait. (The operation timeout, 20 s, only makes a
-// broken test end: it would fail with DeadlineExceeded instead.)
+// A run waiting for RegisterGraph ends when the session is closed. (Without
+// any timeout it would wait until then, as TensorFlow's does; the operation
+// timeout here, 20 s, only makes a broken test end, with DeadlineExceeded.)
 TEST_F(QuietPsTest, CloseEndsARunWaitingForRegisterGraph) {
   tf::SessionOptions options;
   options.target = worker_->target();
@@ -505,6 +504,28 @@ TEST_F(QuietPsTest, AWaitingRegistrationHoldsUpOnlyItsOwnSignature) {
   sess.close();
   EXPECT_EQ(stuck.get(),
             "Step was cancelled by an explicit call to `Session::Close()`.");
+}
+
+// Runs of the same signature queued behind a registration that Close ends
+// end too, and the quiet task is asked to register only once.
+TEST_F(QuietPsTest, CloseEndsTheRunsWaitingForAnothersRegistration) {
+  tf::SessionOptions options;
+  options.target = worker_->target();
+  options.config.operation_timeout_in_ms = 20000;  // a broken test ends
+  tf::Session sess(options, &graph_);
+  auto first = RunWaitingForRegistration(sess);
+  auto second = std::async(std::launch::async, [&] {
+    return tf::testing::ErrorText<tf::errors::CancelledError>(
+        [&] { sess.run(sum_); });
+  });
+  // The second run reaches the plan table's wait at once; give it time.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  sess.close();
+  const std::string cancelled =
+      "Step was cancelled by an explicit call to `Session::Close()`.";
+  EXPECT_EQ(first.get(), cancelled);
+  EXPECT_EQ(second.get(), cancelled);
+  EXPECT_EQ(quiet_.registers(), 1);
 }
 
 // When one task does not register its part, the parts other tasks did

@@ -35,14 +35,17 @@ for side in minitf tensorflow; do
   echo "== $side"
   grep -h -E "local steps|Test accuracy" "$logs/$side/worker_0.log"
 done
-if [ "$(steps "$logs/minitf")" != "$(steps "$logs/tensorflow")" ]; then
+if [ -z "$(steps "$logs/minitf")" ] ||
+   [ "$(steps "$logs/minitf")" != "$(steps "$logs/tensorflow")" ]; then
   echo "FAILED: minitf's cluster and TensorFlow's made different steps"
   exit 1
 fi
 a=$(accuracy "$logs/minitf")
 b=$(accuracy "$logs/tensorflow")
+# In whole test images (of 10,000), so that exactly 30 is within it.
 if [ -z "$a" ] || [ -z "$b" ] ||
-   ! awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d <= 0.003 && d >= -0.003) }'; then
+   ! awk -v a="$a" -v b="$b" \
+     'BEGIN { d = int(a * 10000 + 0.5) - int(b * 10000 + 0.5); exit !(d <= 30 && d >= -30) }'; then
   echo "FAILED: test accuracies '$a' (minitf) and '$b' (TensorFlow) differ by more than 0.003"
   exit 1
 fi

@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -75,7 +76,7 @@ class MasterSession::CallGroup {
 // The session's plans, by run signature. The first run of a signature makes
 // its plan, registering its parts with the tasks, which may take long (a
 // task that does not answer); meanwhile runs of other signatures go on, and
-// runs of the same one wait for it, each no longer than its own timeout.
+// runs of the same one wait for it, each no longer than its own limit.
 // (Layer 2's PlanCache holds one lock while a plan is made, which suits a
 // DirectSession, whose plans are made without waiting for anyone.)
 class MasterSession::PlanTable {
@@ -83,10 +84,8 @@ class MasterSession::PlanTable {
   using Creator = std::function<StatusOr<std::shared_ptr<const Plan>>()>;
 
   StatusOr<std::shared_ptr<const Plan>> GetOrCreate(const std::string& key,
-                                                    int64_t timeout_ms,
+                                                    const Limit& limit,
                                                     const Creator& create) {
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(timeout_ms);
     std::unique_lock<std::mutex> lock(mu_);
     // An entry with no plan is being made by another run: wait for it to
     // be made, or to fail (its entry then goes, and this run tries).
@@ -94,10 +93,10 @@ class MasterSession::PlanTable {
       auto it = plans_.find(key);
       return it == plans_.end() || it->second != nullptr;
     };
-    if (timeout_ms > 0) {
-      if (!cv_.wait_until(lock, deadline, settled)) {
+    if (limit.limited()) {
+      if (!cv_.wait_until(lock, limit.deadline, settled)) {
         return errors::DeadlineExceeded(
-            "Timed out after ", timeout_ms,
+            "Timed out after ", limit.ms,
             " ms waiting for another run to register the same fetches, "
             "feeds and targets");
       }
@@ -261,11 +260,14 @@ Status MasterSession::PlaceNewNodes() {
 StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
-    const std::vector<std::string>& target_names, int64_t timeout_ms) {
+    const std::vector<std::string>& target_names, const Limit& limit) {
   auto plan = std::make_shared<Plan>();
   std::vector<std::pair<std::string, proto::RegisterGraphRequest>> parts;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    // Runs that waited for another's registration, which Close ended, end
+    // here rather than plan again.
+    if (closed_) return ClosedUnderStep();
     TF_ASSIGN_OR_RETURN(
         RunSignature sig,
         ResolveRunSignature(graph_, feeds, fetch_names, target_names));
@@ -315,7 +317,7 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
   // a task that does not answer must not keep Close, or the session's other
   // runs, waiting for the lock.
   TF_ASSIGN_OR_RETURN(std::vector<std::string> handles,
-                      RegisterParts(parts, timeout_ms));
+                      RegisterParts(parts, limit));
   for (size_t i = 0; i < parts.size(); ++i) {
     plan->parts.push_back({parts[i].first, handles[i]});
   }
@@ -325,15 +327,15 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
 
 // --8<-- [start:register]
 // RegisterGraph to every task at once. A task that does not answer (a
-// stopped process, a host gone quiet) is given up on after `timeout_ms`,
-// which Run chooses: the smaller of the run's RunOptions timeout and the
-// session's operation_timeout_in_ms (a bound of minitf's own: TensorFlow's
-// master sets none). Without either the master waits, as TensorFlow's
-// does, until Close cancels the calls.
+// stopped process, a host gone quiet) is given up on at `limit`, which Run
+// sets: the smaller of the run's RunOptions timeout and the session's
+// operation_timeout_in_ms, from the run's start (a bound of minitf's own:
+// TensorFlow's master sets none). Without either the master waits, as
+// TensorFlow's does, until Close cancels the calls.
 StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
     const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
         parts,
-    int64_t timeout_ms) {
+    const Limit& limit) {
   using RegisterCall =
       Call<proto::RegisterGraphRequest, proto::RegisterGraphResponse>;
   std::vector<std::unique_ptr<RegisterCall>> calls;
@@ -343,10 +345,7 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
                         workers_->GetStub(task));
     stubs.push_back(stub);
     calls.push_back(std::make_unique<RegisterCall>());
-    if (timeout_ms > 0) {
-      calls.back()->context.set_deadline(std::chrono::system_clock::now() +
-                                         std::chrono::milliseconds(timeout_ms));
-    }
+    if (limit.limited()) calls.back()->context.set_deadline(limit.deadline);
   }
   // Close cancels the calls while they are in in_flight_.
   {
@@ -381,9 +380,9 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
       continue;  // the first error is the one to report
     } else if (closed) {
       failed = ClosedUnderStep();
-    } else if (s.code() == error::DEADLINE_EXCEEDED && timeout_ms > 0) {
+    } else if (s.code() == error::DEADLINE_EXCEEDED && limit.limited()) {
       failed = errors::DeadlineExceeded(
-          "RegisterGraph timed out after ", timeout_ms,
+          "RegisterGraph timed out after ", limit.ms,
           " ms waiting for response from worker: ", parts[i].first);
     } else {
       failed = s;
@@ -459,21 +458,23 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
                                          request.fetch().end());
   const std::vector<std::string> targets(request.target().begin(),
                                          request.target().end());
-  // The step's RunOptions timeout bounds its RunGraph calls; the first run
-  // of a signature also registers its parts, bounded by the smaller of that
-  // and the session's operation timeout.
-  const int64_t timeout_ms = request.options().timeout_in_ms();
-  int64_t register_timeout_ms = config_.operation_timeout_in_ms;
-  if (timeout_ms > 0 &&
-      (register_timeout_ms <= 0 || timeout_ms < register_timeout_ms)) {
-    register_timeout_ms = timeout_ms;
+  // The step's RunOptions timeout bounds the whole run, from here: its
+  // RunGraph calls, and the registration of its parts that the first run of
+  // a signature makes, which the session's operation timeout bounds too.
+  const auto start = std::chrono::system_clock::now();
+  const Limit run_limit{request.options().timeout_in_ms(),
+                        start + std::chrono::milliseconds(std::max<int64_t>(
+                                    request.options().timeout_in_ms(), 0))};
+  Limit register_limit = run_limit;
+  const int64_t op_ms = config_.operation_timeout_in_ms;
+  if (op_ms > 0 && (!run_limit.limited() || op_ms < run_limit.ms)) {
+    register_limit = {op_ms, start + std::chrono::milliseconds(op_ms)};
   }
   TF_ASSIGN_OR_RETURN(
       std::shared_ptr<const Plan> plan,
       plans_->GetOrCreate(
-          RunSignatureKey(feeds, fetches, targets), register_timeout_ms, [&] {
-            return CreatePlan(feeds, fetches, targets, register_timeout_ms);
-          }));
+          RunSignatureKey(feeds, fetches, targets), register_limit,
+          [&] { return CreatePlan(feeds, fetches, targets, register_limit); }));
 
   // One RunGraph per task, all at once, sharing the step id.
   using RunGraphCall = Call<proto::RunGraphRequest, proto::RunGraphResponse>;
@@ -500,10 +501,7 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
         }
       }
     }
-    if (timeout_ms > 0) {
-      call->context.set_deadline(std::chrono::system_clock::now() +
-                                 std::chrono::milliseconds(timeout_ms));
-    }
+    if (run_limit.limited()) call->context.set_deadline(run_limit.deadline);
     calls.push_back(std::move(call));
   }
   // The part on the master's own task runs on its worker directly, on this
@@ -520,8 +518,9 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
     }
     TF_ASSIGN_OR_RETURN(stubs[i], workers_->GetStub(plan->parts[i].task));
   }
-  // The remote calls are in in_flight_, for Close to cancel, until they
-  // leave it as this goes, before `calls` (declared before it) does.
+  // Close cancels the remote calls through in_flight_. `in_flight` is
+  // declared after `calls`, so it is destroyed first, and each context
+  // leaves in_flight_ before it is destroyed.
   struct InFlight {
     MasterSession* session;
     std::vector<grpc::ClientContext*> contexts;
@@ -566,8 +565,16 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   if (local_part < calls.size()) {
     RunGraphCall* call = calls[local_part].get();
     const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
+    // What is left of the run's timeout (at least 1 ms: 0 means none).
+    int64_t left_ms = 0;
+    if (run_limit.limited()) {
+      left_ms = std::max<int64_t>(
+          1, std::chrono::duration_cast<std::chrono::milliseconds>(
+                 run_limit.deadline - std::chrono::system_clock::now())
+                 .count());
+    }
     call->status =
-        local_worker->RunGraph(call->request, &call->response, timeout_ms);
+        local_worker->RunGraph(call->request, &call->response, left_ms);
     if (RpcTraceEnabled()) {
       RecordRpc({"RunGraph", plan->client_task, plan->parts[local_part].task,
                  step_id, start_us, RpcTraceNowMicros(), ""});
@@ -693,8 +700,8 @@ Status MasterSession::Close() {
     EndStepOn(workers_->local_worker(), step_id);
   }
   // The steps end (each sends its cleanups as it does), then their cleanups
-  // are answered, and only then do the worker sessions go, as in
-  // TensorFlow's master.
+  // and deregistrations are answered, and only then do the worker sessions go,
+  // as in TensorFlow's master.
   {
     std::unique_lock<std::mutex> lock(mu_);
     idle_.wait(lock, [this] { return running_ == 0; });

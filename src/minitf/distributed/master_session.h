@@ -74,14 +74,18 @@ class MasterSession {
   /// One step. Errors as DirectSession::Run's, and any task's; Cancelled
   /// when the session is closed under it; DeadlineExceeded (minitf's own)
   /// when the first run of a signature cannot register its parts within
-  /// the smaller of its RunOptions timeout and operation_timeout_in_ms.
+  /// the smaller of its RunOptions timeout and operation_timeout_in_ms, or
+  /// another run of the signature does not within that time ("Timed out
+  /// after <n> ms waiting for another run to register the same fetches,
+  /// feeds and targets").
   Status Run(const proto::RunStepRequest& request,
              proto::RunStepResponse* response);
   /// Cancels the steps running now: their RunGraph and RegisterGraph calls
   /// to other tasks are cancelled and their parts on this task's worker
   /// cleaned up, and each fails with Cancelled, in TensorFlow's words (the
   /// step "was cancelled by an explicit call to" the session's close). Then
-  /// waits until they are over and their CleanupGraph calls answered, and
+  /// waits until they are over and their CleanupGraph and DeregisterGraph
+  /// calls answered, and
   /// deletes the worker sessions, waiting for no task longer than
   /// TidyDeadline allows. Idempotent.
   Status Close();
@@ -99,7 +103,8 @@ class MasterSession {
   // it; null otherwise (the task is reached through gRPC).
   Worker* LocalWorker(const std::string& task) const;
   // DeregisterGraph of `graph_handle` on `task`, without waiting for the
-  // answer (Close does wait for it).
+  // answer. REQUIRES: called within a counted Run (running_), so that Close
+  // waits for the answer (cleanups_).
   void DeregisterUnawaited(const std::string& task,
                            const std::string& graph_handle);
   // The deadline of a call that only tidies up (CleanupGraph,
@@ -109,18 +114,27 @@ class MasterSession {
   // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
   // without waiting for the answers.
   void CleanupStep(const Plan& plan, int64_t step_id);
+  // A limit on a run's waits: `ms` from the run's start (`ms` <= 0: none).
+  // Every wait of one run counts against the same deadline, so that the run
+  // as a whole keeps to its timeout.
+  struct Limit {
+    int64_t ms = 0;
+    std::chrono::system_clock::time_point deadline;
+    bool limited() const { return ms > 0; }
+  };
   // Places and cuts the graph for one run signature, and registers each
-  // task's part with it, giving up after `timeout_ms` (0: no limit).
+  // task's part with it, giving up at `limit`.
   StatusOr<std::shared_ptr<const Plan>> CreatePlan(
       const std::vector<std::pair<std::string, Tensor>>& feeds,
       const std::vector<std::string>& fetch_names,
-      const std::vector<std::string>& target_names, int64_t timeout_ms);
+      const std::vector<std::string>& target_names, const Limit& limit);
   // RegisterGraph of each (task, request), all at once: the graph handles,
-  // in order. Close cancels the calls. REQUIRES: mu_ not held.
+  // in order. Close cancels the calls. REQUIRES: mu_ not held; called within
+  // a counted Run (running_), so that Close waits for what it sends.
   StatusOr<std::vector<std::string>> RegisterParts(
       const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
           parts,
-      int64_t timeout_ms);
+      const Limit& limit);
 
   const std::string handle_;
   const ConfigProto config_;
@@ -148,8 +162,8 @@ class MasterSession {
 
   // Counts calls down to none (defined in the .cc file).
   class CallGroup;
-  // The CleanupGraph calls sent and not yet answered. Each call's callback
-  // shares it, and may run after the session is gone.
+  // The CleanupGraph and DeregisterGraph calls sent and not yet answered.
+  // Each call's callback shares it, and may run after the session is gone.
   const std::shared_ptr<CallGroup> cleanups_;
 };
 
