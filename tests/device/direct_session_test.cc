@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -53,6 +55,23 @@ class DirectSessionTest : public testing::CleanDeviceEnvironment {
   // Runs Towers() once, traced, on two virtual GPUs with `inter_op_threads`
   // inter-op threads; checks the sum and returns the step's stats.
   StepStats TracedTowersStep(int inter_op_threads);
+
+  // Runs one node that blocks until it is released, `release_ms` after the
+  // step starts, with RunOptions' `timeout_ms`: the step's status.
+  Status RunBlockedStep(int64_t timeout_ms, int release_ms) {
+    testing::ResetBlock();
+    Output blocked = testing::Block("blocked");
+    auto session = MakeSession();
+    std::thread releaser([release_ms] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(release_ms));
+      testing::Release();
+    });
+    std::vector<Tensor> out;
+    Status s = session->Run(RunOptions{.timeout_in_ms = timeout_ms}, {},
+                            {blocked.name()}, {}, &out, nullptr);
+    releaser.join();
+    return s;
+  }
 
   std::shared_ptr<Graph> graph_ = std::make_shared<Graph>();
   graph_scope use_{*graph_};
@@ -380,19 +399,16 @@ TEST_F(DirectSessionTest, TheCallerAlsoStartsTheLastPartition) {
 }
 
 TEST_F(DirectSessionTest, ATimeoutAbortsTheStep) {
-  testing::ResetBlock();
-  Output blocked = testing::Block("blocked");
-  auto session = MakeSession();
-  std::thread releaser([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    testing::Release();
-  });
-  std::vector<Tensor> out;
-  Status s = session->Run(RunOptions{.timeout_in_ms = 50}, {}, {blocked.name()},
-                          {}, &out, nullptr);
-  releaser.join();
+  Status s = RunBlockedStep(50, 300);
   EXPECT_EQ(s.code(), error::DEADLINE_EXCEEDED);
   EXPECT_EQ(s.message(), "Timed out waiting for notification");
+}
+
+// A timeout too long for the clock's arithmetic (INT64_MAX milliseconds)
+// is no timeout at all, not a deadline already past.
+TEST_F(DirectSessionTest, AHugeTimeoutWaits) {
+  Status s = RunBlockedStep(std::numeric_limits<int64_t>::max(), 100);
+  EXPECT_TRUE(s.ok()) << s;
 }
 
 TEST_F(DirectSessionTest, ATracedRunReportsEveryNodePerDevice) {

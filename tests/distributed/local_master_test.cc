@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -45,6 +46,36 @@ TEST(LocalMasterTest, AStartedServerIsFoundUnderItsOwnTargetOnly) {
   EXPECT_FALSE(tf::LocalMaster::Lookup("grpc://127.0.0.1:" + port));
   server->Stop();
   EXPECT_FALSE(tf::LocalMaster::Lookup(target));
+}
+
+// Timeouts too long for the clocks' arithmetic (INT64_MAX milliseconds)
+// mean no timeout, on the local path and through gRPC, for a step that
+// crosses tasks: the client's deadline, the master's limits, the workers'
+// operation timeout and the rendezvous's calls all take them.
+TEST(LocalMasterTest, HugeTimeoutsAreNoTimeouts) {
+  tf::testing::PsAndWorker tasks;
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::Output on_ps;
+  {
+    tf::device_scope on("/job:ps/task:0");
+    on_ps = tf::constant(tf::Tensor({1.f, 2.f}), "on_ps");
+  }
+  tf::device_scope on("/job:worker/task:0");
+  tf::Output twice = tf::add(on_ps, on_ps, "twice");
+  const std::string target = tasks.worker.target();
+  const std::string port = target.substr(target.rfind(':') + 1);
+  tf::RunOptions forever;
+  forever.timeout_in_ms = std::numeric_limits<int64_t>::max();
+  for (const std::string& t : {target, "grpc://127.0.0.1:" + port}) {
+    SCOPED_TRACE(t);
+    tf::SessionOptions options{.target = t};
+    options.config.operation_timeout_in_ms =
+        std::numeric_limits<int64_t>::max();
+    tf::Session sess(options, &graph);
+    EXPECT_EQ(tf::testing::Str(sess.run({twice}, {}, forever, nullptr)[0]),
+              "[2. 4.]");
+  }
 }
 
 // A session on a target registered to a server's master, where no gRPC

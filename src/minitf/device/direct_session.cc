@@ -12,6 +12,7 @@
 #include "minitf/device/placer.h"
 #include "minitf/device/step_stats_collector.h"
 #include "minitf/device/subgraph.h"
+#include "minitf/graph/deadline.h"
 #include "minitf/graph/executor.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/kernel.h"
@@ -402,8 +403,8 @@ Status DirectSession::Run(
   }
   std::optional<std::chrono::steady_clock::time_point> deadline;
   if (timed) {
-    deadline = std::chrono::steady_clock::now() +
-               std::chrono::milliseconds(run_options.timeout_in_ms);
+    deadline = DeadlineAfter(std::chrono::steady_clock::now(),
+                             run_options.timeout_in_ms);
   }
   if (!runner.Wait(deadline)) {
     barrier.Abort(

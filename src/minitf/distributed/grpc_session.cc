@@ -8,6 +8,7 @@
 #include "minitf/distributed/master.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/worker_cache.h"
+#include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
 
@@ -51,8 +52,8 @@ Status GrpcSession::CallMaster(
   }
   grpc::ClientContext context;
   if (timeout_ms > 0) {
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::milliseconds(timeout_ms));
+    context.set_deadline(
+        DeadlineAfter(std::chrono::system_clock::now(), timeout_ms));
   }
   return FromGrpcStatus(remote(&context));
 }
@@ -133,12 +134,14 @@ Status GrpcSession::Run(
   // The master ends the step itself at the timeout; a remote call's deadline
   // bounds the wait for its answer too, with a little slack for the answer
   // to arrive.
-  TF_RETURN_IF_ERROR(CallMaster(
-      [&](Master& m) { return m.RunStep(request, &response); },
-      [&](grpc::ClientContext* c) {
-        return master_->RunStep(c, request, &response);
-      },
-      run_options.timeout_in_ms > 0 ? run_options.timeout_in_ms + 1000 : 0));
+  TF_RETURN_IF_ERROR(
+      CallMaster([&](Master& m) { return m.RunStep(request, &response); },
+                 [&](grpc::ClientContext* c) {
+                   return master_->RunStep(c, request, &response);
+                 },
+                 run_options.timeout_in_ms > 0
+                     ? ClampTimeoutMs(run_options.timeout_in_ms) + 1000
+                     : 0));
   if (response.tensor_size() != static_cast<int>(fetch_names.size())) {
     return errors::Internal("The master returned ", response.tensor_size(),
                             " values for ", fetch_names.size(), " fetches");

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "minitf/distributed/proto_convert.h"
+#include "minitf/graph/deadline.h"
 
 namespace minitf {
 
@@ -49,7 +50,7 @@ StatusOr<std::vector<DeviceAttributes>> Master::GatherDevices(
     // A task that has not started yet is waited for, not failed at once.
     ask->context.set_wait_for_ready(true);
     if (timeout_ms > 0) {
-      ask->context.set_deadline(start + std::chrono::milliseconds(timeout_ms));
+      ask->context.set_deadline(DeadlineAfter(start, timeout_ms));
     }
     TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
                         workers_->GetStub(task));

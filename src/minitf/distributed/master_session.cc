@@ -17,6 +17,7 @@
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/rpc_trace.h"
 #include "minitf/distributed/worker.h"
+#include "minitf/graph/deadline.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/local_session.h"
@@ -201,8 +202,8 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
                         workers->GetStub(task));
     grpc::ClientContext context;
     if (timeout_ms > 0) {
-      context.set_deadline(std::chrono::system_clock::now() +
-                           std::chrono::milliseconds(timeout_ms));
+      context.set_deadline(
+          DeadlineAfter(std::chrono::system_clock::now(), timeout_ms));
     }
     proto::CreateWorkerSessionRequest create;
     proto::CreateWorkerSessionResponse created;
@@ -462,13 +463,13 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   // RunGraph calls, and the registration of its parts that the first run of
   // a signature makes, which the session's operation timeout bounds too.
   const auto start = std::chrono::system_clock::now();
-  const Limit run_limit{request.options().timeout_in_ms(),
-                        start + std::chrono::milliseconds(std::max<int64_t>(
-                                    request.options().timeout_in_ms(), 0))};
+  const Limit run_limit{
+      request.options().timeout_in_ms(),
+      DeadlineAfter(start, request.options().timeout_in_ms())};
   Limit register_limit = run_limit;
   const int64_t op_ms = config_.operation_timeout_in_ms;
   if (op_ms > 0 && (!run_limit.limited() || op_ms < run_limit.ms)) {
-    register_limit = {op_ms, start + std::chrono::milliseconds(op_ms)};
+    register_limit = {op_ms, DeadlineAfter(start, op_ms)};
   }
   TF_ASSIGN_OR_RETURN(
       std::shared_ptr<const Plan> plan,

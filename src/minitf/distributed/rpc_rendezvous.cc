@@ -9,6 +9,7 @@
 #include "minitf/device/device_context.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/tensor_coding.h"
+#include "minitf/graph/deadline.h"
 
 namespace minitf {
 
@@ -129,8 +130,8 @@ void RpcRendezvous::RecvRemote(const ParsedKey& key, const Args& recv_args,
           request, &call->request, &own_buffer);
   MINITF_CHECK(serialized.ok());  // a message this small always serializes
   if (rpc_timeout_ms_ > 0) {
-    call->context.set_deadline(std::chrono::system_clock::now() +
-                               std::chrono::milliseconds(rpc_timeout_ms_));
+    call->context.set_deadline(
+        DeadlineAfter(std::chrono::system_clock::now(), rpc_timeout_ms_));
   }
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -9,6 +9,7 @@
 #include "minitf/device/notification.h"
 #include "minitf/device/parallel_executor.h"
 #include "minitf/distributed/rpc_trace.h"
+#include "minitf/graph/deadline.h"
 #include "minitf/graph/executor.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
@@ -214,7 +215,7 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
       timeout_ms > 0 && (op_timeout <= 0 || timeout_ms < op_timeout);
   const int64_t timeout = callers ? timeout_ms : op_timeout;
   if (timeout > 0 && !done.WaitForNotificationWithTimeout(
-                         std::chrono::milliseconds(timeout))) {
+                         std::chrono::milliseconds(ClampTimeoutMs(timeout)))) {
     // What the step still waits for says which peer or resource held it.
     std::string waiting;
     for (const std::string& what : rendezvous->Waiting()) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "minitf/gpu/gpu_device.h"
+#include "minitf/graph/deadline.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/kernels/cwise_ops.h"
 #ifdef MINITF_WITH_CUDA
@@ -71,8 +72,7 @@ void NcclManager::AddToAllReduce(const NcclCollectiveKey& key, int num_devices,
     if (is_new) {
       c.num_devices = num_devices;
       c.timeout_ms = timeout_ms;
-      c.deadline = std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(timeout_ms);
+      c.deadline = DeadlineAfter(std::chrono::steady_clock::now(), timeout_ms);
       deadline_changed_.notify_all();
     } else {
       const NcclParticipant& first = c.participants.front();
