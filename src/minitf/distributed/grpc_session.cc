@@ -162,11 +162,14 @@ Status GrpcSession::Close() {
   proto::CloseSessionRequest request;
   proto::CloseSessionResponse response;
   request.set_session_handle(handle_);
+  // The master's close may wait up to 10 s for the steps' cleanups and 10 s
+  // more for the tasks' deletes (MasterSession::TidyDeadline); the client
+  // gives it that, and some.
   return CallMaster([&](Master& m) { return m.CloseSession(request); },
                     [&](grpc::ClientContext* c) {
                       return master_->CloseSession(c, request, &response);
                     },
-                    10000);
+                    30000);
 }
 
 /// The factory of sessions on "grpc://" targets.
