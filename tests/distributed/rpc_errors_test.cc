@@ -311,15 +311,13 @@ class QuietPs final : public tensorflow::WorkerService::CallbackService {
       grpc::CallbackServerContext* context,
       const tf::proto::CreateWorkerSessionRequest*,
       tf::proto::CreateWorkerSessionResponse*) override {
-    if (quiet_from_create_session) return new Silent;
-    return Answer(context);
+    return AnswerUnlessQuiet(context);
   }
   grpc::ServerUnaryReactor* DeleteWorkerSession(
       grpc::CallbackServerContext* context,
       const tf::proto::DeleteWorkerSessionRequest*,
       tf::proto::DeleteWorkerSessionResponse*) override {
-    if (quiet_from_create_session) return new Silent;
-    return Answer(context);
+    return AnswerUnlessQuiet(context);
   }
   grpc::ServerUnaryReactor* RegisterGraph(
       grpc::CallbackServerContext* context,
@@ -348,6 +346,11 @@ class QuietPs final : public tensorflow::WorkerService::CallbackService {
     grpc::ServerUnaryReactor* reactor = c->DefaultReactor();
     reactor->Finish(grpc::Status::OK);
     return reactor;
+  }
+  // The calls after GetStatus, which quiet_from_create_session silences.
+  grpc::ServerUnaryReactor* AnswerUnlessQuiet(grpc::CallbackServerContext* c) {
+    if (quiet_from_create_session) return new Silent;
+    return Answer(c);
   }
   class Silent : public grpc::ServerUnaryReactor {
     void OnCancel() override { Finish(grpc::Status::CANCELLED); }

@@ -196,7 +196,7 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
   // A worker session on every task, all asked at once. Every task answered
   // GetStatus a moment ago; one that stops answering now is given up on at
   // the session's operation timeout, as Master::GatherDevices gives up on
-  // GetStatus (minitf's own bound).
+  // GetStatus (minitf's own words).
   const int64_t timeout_ms = request.config().operation_timeout_in_ms();
   const auto deadline =
       DeadlineAfter(std::chrono::system_clock::now(), timeout_ms);
@@ -344,8 +344,9 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
 // RegisterGraph to every task at once. A task that does not answer (a
 // stopped process, a host gone quiet) is given up on at `limit`, which Run
 // sets: the smaller of the run's RunOptions timeout and the session's
-// operation_timeout_in_ms, from the run's start (a bound of minitf's own:
-// TensorFlow's master sets none). Without either the master waits, as
+// operation_timeout_in_ms, from the run's start. (TensorFlow's run gives
+// up at the same timeouts, with gRPC's bare "Deadline Exceeded"; minitf's
+// master names the call and the task.) Without either the master waits, as
 // TensorFlow's does, until Close cancels the calls.
 StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
     const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
@@ -405,8 +406,7 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
   }
   if (failed.ok()) return handles;
   // The parts that were registered belong to no plan now: they go again,
-  // without waiting for the answers (TensorFlow's master, too, deregisters
-  // a plan's parts when it drops the plan).
+  // without waiting for the answers.
   for (size_t i = 0; i < calls.size(); ++i) {
     if (calls[i]->status.ok()) {
       DeregisterUnawaited(parts[i].first, calls[i]->response.graph_handle());
@@ -749,7 +749,7 @@ std::chrono::system_clock::time_point MasterSession::TidyDeadline() const {
   if (config_.operation_timeout_in_ms > 0) {
     ms = std::min(ms, config_.operation_timeout_in_ms);
   }
-  return std::chrono::system_clock::now() + std::chrono::milliseconds(ms);
+  return DeadlineAfter(std::chrono::system_clock::now(), ms);
 }
 
 }  // namespace minitf

@@ -58,7 +58,7 @@ class MasterSession {
   /// A session on `request.graph_def()` over `devices` (every device of the
   /// cluster, as the tasks reported them). Makes a worker session on every
   /// task. Errors: the graph's import errors; InvalidArgument when the
-  /// master's task has no CPU; DeadlineExceeded (minitf's own) when a task
+  /// master's task has no CPU; DeadlineExceeded (in minitf's words) when a task
   /// does not answer CreateWorkerSession within the session's
   /// operation_timeout_in_ms.
   static StatusOr<std::unique_ptr<MasterSession>> Create(
@@ -72,7 +72,8 @@ class MasterSession {
   Status Extend(const proto::ExtendSessionRequest& request,
                 proto::ExtendSessionResponse* response);
   /// One step. Errors as DirectSession::Run's, and any task's; Cancelled
-  /// when the session is closed under it; DeadlineExceeded (minitf's own)
+  /// when the session is closed under it; DeadlineExceeded (in minitf's
+  /// words)
   /// when the first run of a signature cannot register its parts within
   /// the smaller of its RunOptions timeout and operation_timeout_in_ms, or
   /// another run of the signature does not within that time ("Timed out
