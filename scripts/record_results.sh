@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every benchmark the book quotes and records its tables in results/,
+# the files the chapters include (`--8<-- "results/<name>.md"`). Each file
+# says on which CPU, on what day and with which command it was measured, so
+# re-running this script (or one of its lines) updates the pages.
+#   scripts/record_results.sh            every benchmark
+#   scripts/record_results.sh NAME...    only these (the names below)
+# The benchmarks take a few minutes in all; run them on an idle machine.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+cd "$MINITF_ROOT"
+
+export MINITF_RESULTS_DIR="$MINITF_ROOT/results"
+mkdir -p "$MINITF_RESULTS_DIR"
+bench="build/all/benchmarks"
+
+# name: the command that writes results/<name>.md. Commands are spelled from
+# the repository root, as a reader would type them.
+declare -A RECORD=(
+)
+
+names=("$@")
+((${#names[@]})) || mapfile -t names < <(printf '%s\n' "${!RECORD[@]}" | sort)
+for name in "${names[@]}"; do
+  [[ -n "${RECORD[$name]:-}" ]] || { echo "record_results: no benchmark named '$name'" >&2; exit 2; }
+  echo "=== $name: ${RECORD[$name]}"
+  eval "${RECORD[$name]}"
+  [[ -s "results/$name.md" ]] || { echo "record_results: $name wrote no results/$name.md" >&2; exit 1; }
+done
