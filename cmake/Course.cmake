@@ -364,6 +364,14 @@ function(minitf_build_course last_chapter)
            COMMAND python3 "${MINITF_ROOT}/tests/tools/test_run_programs.py")
   set_tests_properties(tools.docs_hooks tools.learn tools.run_programs
                        PROPERTIES LABELS tools)
+  # The book (label "book"): no talk of the project's process and no page
+  # over the word limit anywhere a learner reads (tools/book_check.py), and
+  # the checker's own tests, which plant both faults in a tree of their own.
+  add_test(NAME tools.book COMMAND python3 "${MINITF_ROOT}/tools/book_check.py")
+  add_test(NAME tools.book_check
+           COMMAND python3 "${MINITF_ROOT}/tests/tools/test_book_check.py")
+  set_tests_properties(tools.book PROPERTIES LABELS book)
+  set_tests_properties(tools.book_check PROPERTIES LABELS "tools;book")
   # The main demo reads this list to run each chapter's programs in order.
   set(listing "")
   foreach(entry ${MINITF_CHAPTERS})

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Tests of tools/book_check.py on small trees of its own: a banned phrase
+and an over-long page fail, a clean page passes, and TensorFlow's own words
+(a session, its target, "is used to") pass.
+
+  python3 tests/tools/test_book_check.py
+"""
+
+import io
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+
+import book_check  # noqa: E402  (found through the path set just above)
+
+CLEAN = """# Chapter 9: a clean page
+
+The session runs the graph. Its target is `grpc://localhost:2222`, and the
+placer is used to put each op on a device. A bar of the chart is one op.
+
+```cpp
+// Code is fenced: its words are not prose.
+int main() { return 0; }
+```
+
+--8<-- "results/example.md"
+"""
+
+
+class TreeTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self._tmp.name)
+        self.write("README.md", "# A course\n\nSeven chapters.\n")
+        self.write("chapters/09-clean/README.md", CLEAN)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, relative, text):
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def run_main(self):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            status = book_check.main(["--root", str(self.root)])
+        return status, out.getvalue()
+
+
+class CleanTreeTest(TreeTest):
+    def test_a_clean_tree_passes(self):
+        status, out = self.run_main()
+        self.assertEqual(status, 0, out)
+        self.assertIn("no process talk", out)
+
+
+class PhraseTest(TreeTest):
+    def test_a_planted_phrase_fails_naming_file_line_and_phrase(self):
+        self.write("chapters/09-clean/README.md",
+                   CLEAN + "\nThe step took 2 ms on the development machine.\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn('chapters/09-clean/README.md:13: "development machine"', out)
+
+    def test_a_phrase_broken_over_two_lines_is_found(self):
+        self.write("docs/index.md", "# Home\n\nNo GPU was\nlent to the course.\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn('docs/index.md:4: "lent"', out)
+
+    def test_a_phrase_in_a_fenced_block_is_found(self):
+        self.write("exercises/09-clean/01_x/README.md",
+                   "# Exercise\n\n```\n# before the fix this printed 3\n```\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn('exercises/09-clean/01_x/README.md:4: "before the fix"', out)
+
+    def test_a_program_that_prints_a_phrase_fails(self):
+        self.write("chapters/09-clean/programs/show.cc",
+                   '#include <cstdio>\n'
+                   '// A comment may say load average; only output counts.\n'
+                   'int main() {\n'
+                   '  std::printf("the speed " "target is not met\\n");\n'
+                   '}\n')
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn('chapters/09-clean/programs/show.cc:4: printed: "target is not met"', out)
+        self.assertNotIn("load average", out)
+
+    def test_each_kind_of_process_talk_is_found(self):
+        for text in ["No GPU was lent to it.", "the course's bar of 0.82",
+                     "seed 003's bar of 0.82", "Both targets are met.",
+                     "The issue's figures", "see issue 23", "The session used to start",
+                     "the data used to be a second allocation", "before the fix below",
+                     "a load average of 2.1", "commit 9a01c21", "work sessions",
+                     "in this session", "on the course's 2-core machine",
+                     "not yet written", "all six passed on 2026-11-24"]:
+            with self.subTest(text=text):
+                self.assertTrue(book_check.find_phrases(text, "page.md"), text)
+
+    def test_tensorflows_own_words_pass(self):
+        for text in ["The session's target is grpc://ps:2222.",
+                     "tf.Session(target) runs the graph on the master.",
+                     "The op is used to compute the mean.",
+                     "A queue is also used to hold the tokens.",
+                     "this chapter's session runs one op at a time",
+                     "a later session restores the variables",
+                     "TensorFlow's issue #13854 describes the hang.",
+                     "a bar per node, and the long orange bar is the wait",
+                     "the run's targets are the ops to run",
+                     "Most learners, and every CI machine of the course, have no GPU."]:
+            with self.subTest(text=text):
+                self.assertEqual(book_check.find_phrases(text, "page.md"), [], text)
+
+
+class WordsTest(TreeTest):
+    def test_code_fences_and_quote_lines_are_not_prose(self):
+        text = ("one two three\n\n```cpp\nfour five six\n```\n\n"
+                "    ~~~~\n    seven\n    ~~~~\n"
+                '--8<-- "results/x.md"\n| a | b |\n|---|---|\n')
+        self.assertEqual(book_check.prose_words(text), 5)
+
+    def test_a_page_over_the_limit_fails(self):
+        words = " ".join(["word"] * (book_check.WORD_LIMIT + 1))
+        self.write("chapters/09-clean/long.md", f"# Long\n\n{words}\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn("chapters/09-clean/long.md:1: 7,002 words of prose, over the page limit", out)
+
+    def test_a_page_at_the_limit_with_long_code_passes(self):
+        words = " ".join(["word"] * (book_check.WORD_LIMIT - 2))
+        code = "\n".join(["x = 1"] * 5000)
+        self.write("chapters/09-clean/long.md", f"# Long\n\n{words}\n\n```\n{code}\n```\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 0, out)
+
+    def test_a_linked_page_is_read_once(self):
+        (self.root / "docs" / "chapters").mkdir(parents=True)
+        (self.root / "docs" / "chapters" / "09-clean.md").symlink_to(
+            self.root / "chapters" / "09-clean" / "README.md")
+        pages = [p.relative_to(self.root).as_posix() for p in book_check.pages(self.root)]
+        self.assertEqual(pages, ["chapters/09-clean/README.md", "README.md"])
+
+
+if __name__ == "__main__":
+    unittest.main()
