@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Chapter 5 measured in one command: builds the course's GPU parts, runs the
-# GPU tests and the benchmarks, and ends with one table of every figure.
+# GPU tests and the benchmarks, and writes the chapter's results files.
 #
-#   scripts/gpu_check.sh                      # on a machine with a GPU
+#   scripts/gpu_check.sh                      # on a machine with a GPU:
+#                                             # writes results/gpu_*.md
 #   scripts/gpu_check.sh --emulated           # on the CPU emulator of CUDA
 #   scripts/gpu_check.sh --emulated --quick   # CI: shorter runs
 #   scripts/gpu_check.sh --logs DIR           # each step's whole output there
@@ -13,16 +14,19 @@
 # GPU), gemm_bench at 4096^3 (cuBLAS against the FP32 peak, each teaching
 # GEMM as % of cuBLAS), gpu_ops_bench (bandwidths as fractions of the
 # device-to-device copy's, softmax at batch 100, the executor's overhead per
-# GPU op) and cpu_vs_gpu on seed 002's model and on an MLP with 256 hidden
-# units, on the GPU and on the CPU.
+# GPU op) and cpu_vs_gpu --table (seed 002's model and an MLP with 256
+# hidden units, at batch 100 and 1000, on the GPU and on the CPU). Their
+# tables, each naming the GPU, go to results/gpu_gemm.md, gpu_ops.md and
+# gpu_cpu_vs_gpu.md, the files chapter 5 includes: commit them.
 #
 # --emulated does the same on the emulator, in the normal build tree
 # ($MINITF_BUILD, configured if absent), with `ctest -L ch05` (every test of
 # the chapter) for the GPU tests, which skip without a GPU. Its figures are
-# the emulator's, and the table says so. --quick makes every run short and
-# leaves out the chapter's two slow tests, the seed's program on an emulated
-# GPU and the installed package's (labels program and install), which the
-# whole suite runs anyway.
+# the emulator's, and the tables say so (results/emulator_*.md). --quick
+# makes every run short, writes no results file unless MINITF_RESULTS_DIR
+# is set, and leaves out the chapter's two slow tests, the seed's program on
+# an emulated GPU and the installed package's (labels program and install),
+# which the whole suite runs anyway.
 #
 # What the build needs and the machine lacks is named before the build, and
 # a failed step is marked in the table; the script then exits with 1.
@@ -181,98 +185,76 @@ echo "$summary; $skipped skipped"
 row "ctest ${labels[*]}" "$summary; $skipped skipped"
 
 # --- benchmarks -------------------------------------------------------------
-# In a figure's name: what it is; in its value: the number and its unit.
-field() {  # field <log> <line pattern> <awk field>
-  grep -m1 -E "$2" "$logs/$1.log" | awk "{print \$$3}"
+# Each benchmark prints its tables as Markdown (benchmarks/tensor/results.h)
+# and, when MINITF_RESULTS_DIR is set, writes them there: a full run writes
+# the book's results files (results/gpu_*.md on a GPU, naming it;
+# results/emulator_*.md with --emulated), which fill the chapter's tables. A
+# quick run writes none unless MINITF_RESULTS_DIR is set.
+if ((!quick)); then
+  export MINITF_RESULTS_DIR="${MINITF_RESULTS_DIR:-$MINITF_ROOT/results}"
+fi
+if [[ -n "${MINITF_RESULTS_DIR:-}" ]]; then
+  mkdir -p "$MINITF_RESULTS_DIR"
+  echo "results files: $MINITF_RESULTS_DIR"
+fi
+written=()  # the results files this run wrote
+# bench <name> <results file stem> <command...>
+bench() {
+  local name="$1" stem="$2"
+  shift 2
+  step "$name: ${*#"$MINITF_ROOT/"}"
+  if run "$name" "$@" && [[ -n "${MINITF_RESULTS_DIR:-}" ]]; then
+    written+=("$MINITF_RESULTS_DIR/$stem.md")
+  fi
 }
 
 if ((emulated)); then
-  step "gemm_bench --emulated --quick"
-  if run gemm_bench "$bench/gemm_bench" --emulated --quick; then
-    row "$(grep -m1 '^SGEMM' "$logs/gemm_bench.log" | sed 's/ on the.*//'), emulated" \
-        "CPU time of the emulation, x the CPU reference loop's"
-    while read -r name ms times _; do
-      row "  $name" "$ms ms, ${times}x reference"
-    done < <(grep -E '^v[0-9]' "$logs/gemm_bench.log")
-  fi
+  gemm_args=(--emulated)
+  ((quick)) && gemm_args+=(--quick)
+  bench gemm_bench emulator_gemm "$bench/gemm_bench" "${gemm_args[@]}"
 else
-  step "gemm_bench (SGEMM $( ((quick)) && echo 1024 || echo 4096 )^3)"
   gemm_args=()
   ((quick)) && gemm_args=(--quick)
-  if run gemm_bench "$bench/gemm_bench" "${gemm_args[@]}"; then
-    row "$(grep -m1 '^SGEMM' "$logs/gemm_bench.log" | sed 's/,.*//'), FP32" "GFLOP/s, % of cuBLAS"
-    row "  cublasSgemm" "$(field gemm_bench '^cublasSgemm' 3) GFLOP/s"
-    row "  FP32 peak" "$(grep -m1 '^FP32 peak' "$logs/gemm_bench.log" | sed 's/^FP32 peak //')"
-    while read -r name _ gflops percent _; do
-      row "  $name" "$gflops GFLOP/s, $percent% of cuBLAS"
-    done < <(grep -E '^v[0-9]' "$logs/gemm_bench.log")
-  fi
+  bench gemm_bench gpu_gemm "$bench/gemm_bench" "${gemm_args[@]}"
 fi
 
 ops_args=()
 ((emulated)) && ops_args+=(--emulated)
 ((quick)) && ops_args+=(--quick)
-step "gpu_ops_bench ${ops_args[*]}"
-if run gpu_ops_bench "$bench/gpu_ops_bench" "${ops_args[@]}"; then
-  if [[ -z "$gpu_name" ]]; then
-    gpu_name=$(sed -n 's/^device: //p' "$logs/gpu_ops_bench.log" | head -1)
-  fi
-  row "bandwidth: $(grep -m1 '^bandwidth' "$logs/gpu_ops_bench.log" | sed 's/^bandwidth: //; s/, [0-9]* calls.*//')" \
-      "GB/s, fraction of the copy's (target >= 0.8)"
-  for op in "copy device to device" "Add (elementwise)" "Sum of the vector" \
-            "Sum of each row" "Sum of each column"; do
-    line=$(grep -m1 -F "  $op" "$logs/gpu_ops_bench.log")
-    row "  $op" "$(awk '{for (i = 1; i <= NF; i++) if ($i == "GB/s") print $(i-1) " GB/s, " $(i+1)}' <<<"$line")"
-  done
-  for op in "Softmax " "SoftmaxCrossEntropyWithLogits"; do
-    line=$(grep -m1 -F "  $op" "$logs/gpu_ops_bench.log")
-    row "  ${op% } 100x10" "$(awk '{print $2 " us a call queued, " $5 " us alone"}' <<<"$line")"
-  done
-  for what in "per op on /gpu:0" "executor overhead per GPU op" "per op on /cpu:0" \
-              "GPU overhead / CPU op"; do
-    line=$(grep -m1 -F "  $what" "$logs/gpu_ops_bench.log")
-    row "  session chain: $what" "${line##*  }"
-  done
-fi
+bench gpu_ops_bench "$( ((emulated)) && echo emulator_ops || echo gpu_ops)" \
+  "$bench/gpu_ops_bench" "${ops_args[@]}"
 
-# seed 002's model and the MLP, examples/s on the GPU against minitf on the CPU
+# Seed 002's model and the MLP at batch 100 and 1000, on the GPU against
+# minitf on the CPU.
 if ((emulated)); then
-  steps=$( ((quick)) && echo 2 || echo 10 )
+  vs_args=($( ((quick)) && echo --steps 1 --rounds 1 || echo --steps 10 --rounds 3))
   gpu_env=(env -u CUDA_VISIBLE_DEVICES MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1)
+  stem=emulator_cpu_vs_gpu
 else
-  steps=$( ((quick)) && echo 20 || echo 100 )
+  vs_args=($( ((quick)) && echo --steps 20 --rounds 3 || echo --steps 100 --rounds 5))
   gpu_env=(env -u MINITF_VIRTUAL_GPUS -u MINITF_EMULATE_GPU_KERNELS)
+  stem=gpu_cpu_vs_gpu
 fi
-for model in seed mlp; do
-  args=(--steps "$steps")
-  [[ $model == mlp ]] && args+=(--hidden 256)
-  step "cpu_vs_gpu ${args[*]}"
-  if run "cpu_vs_gpu_$model" "${gpu_env[@]}" "$programs/cpu_vs_gpu" "${args[@]}"; then
-    log="cpu_vs_gpu_$model"
-    row "$(sed -n 's/^model: //p' "$logs/$log.log")" \
-        "GPU $(field "$log" '^GPU: ' 4 | tr -d '(') ex/s, CPU $(field "$log" '^CPU: ' 4 | tr -d '(') ex/s, GPU time / CPU time $(field "$log" '^GPU time' 6)"
-  fi
-done
+bench cpu_vs_gpu "$stem" "${gpu_env[@]}" "$programs/cpu_vs_gpu" --table "${vs_args[@]}"
 
-# --- the table --------------------------------------------------------------
+# --- summary ----------------------------------------------------------------
 step "done"
 echo
 if ((emulated)); then
-  echo "Chapter 5's figures on the CPU emulator of CUDA ($gpu_name): the emulator's,"
+  echo "Chapter 5 on the CPU emulator of CUDA: the figures above are the emulator's,"
   echo "NOT a GPU's speed. Run scripts/gpu_check.sh on a machine with a GPU for those."
 else
-  echo "Chapter 5's figures on $gpu_name"
+  echo "Chapter 5 on $gpu_name"
 fi
-echo "($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
-     "scripts/gpu_check.sh$( ((emulated)) && echo ' --emulated')$( ((quick)) && echo ' --quick'), $((SECONDS - start)) s)"
-width=0
+echo "scripts/gpu_check.sh$( ((emulated)) && echo ' --emulated')$( ((quick)) && echo ' --quick'):" \
+     "$((SECONDS - start)) s"
 for r in "${rows[@]}"; do
-  name="${r%%$'\t'*}"
-  ((${#name} > width)) && width=${#name}
+  printf '  %s: %s\n' "${r%%$'\t'*}" "${r#*$'\t'}"
 done
-printf '%s\n' "${rows[@]}" | while IFS=$'\t' read -r name value; do
-  printf "  %-${width}s  %s\n" "$name" "$value"
-done
+if ((${#written[@]})); then
+  echo "results files written (the chapter's tables):"
+  printf '  %s\n' "${written[@]#"$MINITF_ROOT/"}"
+fi
 if ((${#failed[@]})); then
   echo "gpu_check: failed: ${failed[*]}"
   exit 1

@@ -17,6 +17,12 @@ bench="build/all/benchmarks"
 # name: the command that writes results/<name>.md. Commands are spelled from
 # the repository root, as a reader would type them.
 declare -A RECORD=(
+  # Chapter 5, on the CPU emulator of CUDA. The GPU's own files
+  # (results/gpu_*.md) come from scripts/gpu_check.sh on a machine with a GPU.
+  [emulator_bench]="$bench/gpu/emulator_bench"
+  [emulator_gemm]="$bench/gpu/gemm_bench --emulated"
+  [emulator_ops]="$bench/gpu/gpu_ops_bench --emulated"
+  [emulator_cpu_vs_gpu]="env -u CUDA_VISIBLE_DEVICES MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1 build/all/programs/05-gpu-kernels/cpu_vs_gpu --table --steps 10 --rounds 3"
 )
 
 names=("$@")

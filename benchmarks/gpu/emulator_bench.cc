@@ -9,16 +9,20 @@
 //   3. one barrier, per thread: the price of a fiber switch.
 // Each figure is the best of several runs, in CPU time of the one thread
 // that does the work (wall time counts the time other programs held the
-// core, on a shared machine); figures are printed, never asserted.
+// core, on a shared machine); figures are printed, never asserted. The table
+// goes to $MINITF_RESULTS_DIR/emulator_bench.md when that is set
+// (scripts/record_results.sh).
 //
 //   build/all/benchmarks/gpu/emulator_bench           # full
 //   build/all/benchmarks/gpu/emulator_bench --quick   # CI: fewer repetitions
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "minitf/gpu/emulator/sanitizer.h"
+#include "results.h"
 #include "test_kernels.cuh"
 #include "timing.h"  // BestThreadCpuSeconds, DoNotOptimize
 
@@ -82,11 +86,15 @@ int main(int argc, char** argv) {
     saxpy_loop(n, 2.f, x.data(), y.data());
     bench::DoNotOptimize(y[n / 2]);
   });
-  std::printf("elementwise y = a x + y, %d floats, one host thread\n", n);
-  std::printf("  emulated kernel  %8.2f ms  (%.2f ns per CUDA thread)\n",
-              kernel_s * 1e3, kernel_s * 1e9 / n);
-  std::printf("  scalar CPU loop  %8.2f ms\n", loop_s * 1e3);
-  std::printf("  ratio            %8.2fx\n\n", kernel_s / loop_s);
+  minitf::bench::Results results("emulator_bench", argc, argv);
+  results.Table(
+      "The CPU emulator of CUDA against plain CPU loops doing the same work "
+      "(one host thread, CPU time)",
+      {"work", "emulated kernel, ms", "plain CPU loop, ms", "emulated / loop"});
+  results.Row({"y = a x + y, " + std::to_string(n) +
+                   " floats (no barrier: a plain loop over the threads)",
+               bench::Fixed(kernel_s * 1e3, 2), bench::Fixed(loop_s * 1e3, 2),
+               bench::Fixed(kernel_s / loop_s, 2)});
 
   // 2. Tiled matmul.
   const int m = 256;
@@ -111,12 +119,12 @@ int main(int argc, char** argv) {
     bench::DoNotOptimize(want[0]);
   });
   cudaMemcpy(c.data(), d_c, m * m * sizeof(float), cudaMemcpyDeviceToHost);
-  std::printf("tiled matmul %d x %d x %d, 16 x 16 tiles, one host thread\n", m,
-              m, m);
-  std::printf("  emulated kernel  %8.2f ms  (%s the CPU's result)\n",
-              tiled_s * 1e3, c == want ? "equals" : "DIFFERS FROM");
-  std::printf("  CPU triple loop  %8.2f ms\n", triple_s * 1e3);
-  std::printf("  ratio            %8.2fx\n\n", tiled_s / triple_s);
+  const std::string side = std::to_string(m);
+  results.Row({"tiled matmul " + side + " x " + side + " x " + side +
+                   ", 16 x 16 tiles (two barriers a tile: fibers)" +
+                   (c == want ? "" : " WRONG RESULT"),
+               bench::Fixed(tiled_s * 1e3, 2), bench::Fixed(triple_s * 1e3, 2),
+               bench::Fixed(tiled_s / triple_s, 2)});
 
   // 3. Barriers alone.
   const int rounds = 100, blocks = 64, threads = 256;
@@ -126,12 +134,16 @@ int main(int argc, char** argv) {
     MINITF_LAUNCH(barriers, blocks, threads, 0, 0, rounds, d_out);
     cudaDeviceSynchronize();
   });
-  std::printf("__syncthreads: %d barriers x %d blocks x %d threads\n", rounds,
-              blocks, threads);
-  std::printf("  %.1f ns per thread per barrier (one fiber switch)\n",
-              barrier_s * 1e9 / (double(rounds) * blocks * threads));
+  results.Note(
+      "A barrier costs " +
+      bench::Fixed(barrier_s * 1e9 / (double(rounds) * blocks * threads), 1) +
+      " ns per thread (one fiber switch), timed over " +
+      std::to_string(rounds) + " barriers of " + std::to_string(blocks) +
+      " blocks of " + std::to_string(threads) +
+      " threads. Each time is the best of " + std::to_string(reps) + " runs.");
 
   for (float* p : {d_x, d_y, d_a, d_b, d_c}) cudaFree(p);
   cudaFree(d_out);
-  return cudaGetLastError() == cudaSuccess ? 0 : 1;
+  const int written = results.Finish();
+  return cudaGetLastError() == cudaSuccess && c == want ? written : 1;
 }

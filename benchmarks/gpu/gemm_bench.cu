@@ -12,7 +12,9 @@
 //                                                     gemm_bench_emulated
 //
 // Each figure is the mean of repeated launches between two CUDA events,
-// after a warm-up launch; figures are printed, never asserted.
+// after a warm-up launch; figures are printed, never asserted. The table,
+// which names the GPU, goes to $MINITF_RESULTS_DIR/gpu_gemm.md when that is
+// set (scripts/gpu_check.sh sets it).
 #include <cublas_v2.h>
 #include <unistd.h>
 
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "minitf/gpu/kernels/gemm/versions.cuh"
+#include "results.h"
 
 namespace {
 
@@ -156,12 +159,15 @@ int main(int argc, char** argv) {
              cudaMemcpyDeviceToHost);
   const double cublas_gflops = flop / (cublas_ms * 1e-3) / 1e9;
 
-  std::printf("SGEMM %d x %d x %d, FP32 (no tensor cores), on %s\n", m, n, k,
-              prop.name);
-  std::printf("%-26s %10s %10s %10s %16s\n", "version", "ms", "GFLOP/s",
-              "% cuBLAS", "max|d|/max|c|");
-  std::printf("%-26s %10.3f %10.1f %10.1f %16s\n", "cublasSgemm", cublas_ms,
-              cublas_gflops, 100.0, "-");
+  namespace bench = minitf::bench;
+  const std::string side = std::to_string(size);
+  bench::Results results("gpu_gemm", argc, argv);
+  results.Table(
+      "The teaching GEMMs on " + std::string(prop.name) + ", SGEMM " + side +
+          " x " + side + " x " + side + ", FP32 (no tensor cores)",
+      {"version", "ms", "GFLOP/s", "% of cublasSgemm", "max|d| / max|c|"});
+  results.Row({"`cublasSgemm`", bench::Fixed(cublas_ms, 3),
+               bench::Fixed(cublas_gflops, 1), "100.0", "-"});
   // The FP32 peak: one fused multiply-add (2 flops) per lane per cycle, at
   // the clock the driver reports (the boost clock).
   int clock_khz = 0;
@@ -176,7 +182,9 @@ int main(int argc, char** argv) {
         [&] { v.launch(m, n, k, alpha, d_a, d_b, beta, d_c, nullptr); });
     const cudaError_t err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {
-      std::printf("%-26s failed: %s\n", v.name, cudaGetErrorString(err));
+      results.Row({std::string("`") + v.name + "`",
+                   std::string("failed: ") + cudaGetErrorString(err), "-", "-",
+                   "-"});
       ++failures;
       continue;
     }
@@ -186,17 +194,24 @@ int main(int argc, char** argv) {
     // FP32 in another order stays near 1e-6; a wrong kernel does not.
     const bool ok = error < 1e-4;
     failures += !ok;
-    std::printf("%-26s %10.3f %10.1f %10.1f %16.2e%s\n", v.name, ms, gflops,
-                100.0 * gflops / cublas_gflops, error, ok ? "" : "  WRONG");
+    char error_text[32];
+    std::snprintf(error_text, sizeof error_text, "%.2e%s", error,
+                  ok ? "" : " WRONG");
+    results.Row({std::string("`") + v.name + "`", bench::Fixed(ms, 3),
+                 bench::Fixed(gflops, 1),
+                 bench::Fixed(100.0 * gflops / cublas_gflops, 1), error_text});
   }
-  std::printf(
-      "FP32 peak %.1f GFLOP/s (%d SMs x %d lanes x 2 flops x %.3f GHz); "
-      "cublasSgemm at %.1f%% of it\n",
-      peak_gflops, prop.multiProcessorCount, lanes, clock_khz * 1e-6,
-      100.0 * cublas_gflops / peak_gflops);
+  results.Note("FP32 peak " + bench::Fixed(peak_gflops, 1) + " GFLOP/s (" +
+               std::to_string(prop.multiProcessorCount) + " SMs x " +
+               std::to_string(lanes) + " lanes x 2 flops x " +
+               bench::Fixed(clock_khz * 1e-6, 3) + " GHz); cublasSgemm at " +
+               bench::Fixed(100.0 * cublas_gflops / peak_gflops, 1) +
+               "% of it. Each time is the mean of repeated launches between "
+               "two CUDA events, after a warm-up launch.");
   cublasDestroy(handle);
   cudaFree(d_a);
   cudaFree(d_b);
   cudaFree(d_c);
-  return failures == 0 ? 0 : 1;
+  const int written = results.Finish();
+  return failures == 0 ? written : 1;
 }

@@ -9,18 +9,22 @@
 //   build/all/benchmarks/gpu/gemm_bench --emulated          # the same
 //
 // A result outside the tests' tolerance (tests/gpu/gemm_testing.h) is
-// reported, and the program then exits with 1.
+// reported, and the program then exits with 1. The table goes to
+// $MINITF_RESULTS_DIR/emulator_gemm.md when that is set
+// (scripts/record_results.sh).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "minitf/gpu/emulator/sanitizer.h"
 #include "minitf/gpu/kernels/gemm/reference.h"
 #include "minitf/gpu/kernels/gemm/versions.cuh"
+#include "results.h"
 #include "timing.h"  // BestThreadCpuSeconds
 
 namespace {
@@ -66,17 +70,15 @@ int main(int argc, char** argv) {
   cudaMemcpy(d_a, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_b, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
 
-  std::printf(
-      "SGEMM %d x %d x %d on the CPU emulator of CUDA, one host thread\n", m, n,
-      k);
-  std::printf(
-      "Emulator times are CPU time of the emulation, NOT GPU speeds: they\n"
-      "count fiber switches at __syncthreads() and bookkeeping, and rank the\n"
-      "versions nothing like a GPU does. Run gemm_bench on a GPU for those.\n");
-  std::printf("%-26s %12s %12s  %s\n", "version", "emulator ms", "x reference",
-              "result");
-  std::printf("%-26s %12.2f %12s  %s\n", "CPU reference (plain loop)",
-              reference_s * 1e3, "1.0", "-");
+  namespace bench = minitf::bench;
+  const std::string side = std::to_string(size);
+  bench::Results results("emulator_gemm", argc, argv);
+  results.Table("The teaching GEMMs on the CPU emulator of CUDA, SGEMM " +
+                    side + " x " + side + " x " + side +
+                    ", one host thread (CPU time: NOT a GPU's speed)",
+                {"version", "emulator, ms", "x the CPU reference", "result"});
+  results.Row({"CPU reference (plain loop)", bench::Fixed(reference_s * 1e3, 2),
+               "1.0", "-"});
   int failures = 0;
   for (const gemm::GemmVersion& v : gemm::kGemmVersions) {
     const double s = minitf::bench::BestThreadCpuSeconds(reps, [&] {
@@ -88,12 +90,19 @@ int main(int argc, char** argv) {
     for (int i = 0; i < m * n; ++i)
       bad += !(std::fabs(double(c[i]) - want[i]) <= tolerance[i]);
     failures += bad > 0;
-    std::printf("%-26s %12.2f %12.1f  %s\n", v.name, s * 1e3, s / reference_s,
-                bad == 0 ? "matches the CPU reference"
-                         : "DIFFERS from the CPU reference");
+    results.Row({std::string("`") + v.name + "`", bench::Fixed(s * 1e3, 2),
+                 bench::Fixed(s / reference_s, 1),
+                 bad == 0 ? "matches the CPU reference"
+                          : "DIFFERS from the CPU reference"});
   }
+  results.Note(
+      "Each time is the best of " + std::to_string(reps) +
+      " runs. The emulator's time counts fiber switches at __syncthreads() "
+      "and its bookkeeping: it ranks the versions nothing like a GPU does "
+      "(`gemm_bench` on a GPU, through `scripts/gpu_check.sh`).");
   cudaFree(d_a);
   cudaFree(d_b);
   cudaFree(d_c);
-  return failures == 0 && cudaGetLastError() == cudaSuccess ? 0 : 1;
+  const int written = results.Finish();
+  return failures == 0 && cudaGetLastError() == cudaSuccess ? written : 1;
 }

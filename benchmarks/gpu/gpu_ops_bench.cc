@@ -14,7 +14,9 @@
 //      measuring), against the same chain on /cpu:0.
 // Each kernel figure is the best of a few rounds of calls queued back to back
 // on one stream and waited for once, in wall time. Figures are printed, never
-// asserted; a wrong result (each op's output is checked) exits with 1.
+// asserted; a wrong result (each op's output is checked) exits with 1. The
+// tables go to $MINITF_RESULTS_DIR/gpu_ops.md (a GPU, named in them) or
+// emulator_ops.md (the emulator) when that variable is set.
 //
 // Backend: the machine's GPU 0 (CudaGpuKernels, through CUDA's
 // StreamExecutor) where this program was built with nvcc and a GPU is there;
@@ -38,6 +40,7 @@
 #include "minitf/gpu/gpu_kernels.h"
 #include "minitf/gpu/stream_executor.h"
 #include "minitf/graph/api.h"
+#include "results.h"
 #include "timing.h"  // BestSeconds
 #if MINITF_WITH_CUDA
 #include "minitf/gpu/cuda/cuda_stream_executor.h"
@@ -49,6 +52,7 @@ namespace {
 
 namespace gpu = minitf::gpu;
 using tf::bench::BestSeconds;
+using tf::bench::Fixed;
 
 // A failed call of the backend ends the run: the figures after it would
 // measure nothing.
@@ -160,16 +164,17 @@ void Expect(const char* what, float got, double want) {
 
 double copy_gbs = 0;  // the yardstick, measured first
 
-// One line: name, GB/s for `bytes` moved per call, and the share of the
+// One row: name, GB/s for `bytes` moved per call, and the share of the
 // copy's bandwidth.
-void PrintBandwidth(const char* name, double bytes, double seconds) {
+void BandwidthRow(tf::bench::Results& r, const std::string& name, double bytes,
+                  double seconds) {
   const double gbs = bytes / seconds / 1e9;
-  std::printf("  %-30s %10.3f ms %10.1f GB/s %8.2f of copy\n", name,
-              seconds * 1e3, gbs, gbs / copy_gbs);
+  r.Row(
+      {name, Fixed(seconds * 1e3, 3), Fixed(gbs, 1), Fixed(gbs / copy_gbs, 2)});
 }
 
 // 1-3: the copy, Add and the reductions over n = side^2 floats.
-void BenchBandwidth(Bench& b, const Sizes& sizes) {
+void BenchBandwidth(Bench& b, const Sizes& sizes, tf::bench::Results& r) {
   const int64_t side = sizes.side, n = side * side;
   float* x = b.Floats(n);
   float* y = b.Floats(n);
@@ -183,18 +188,15 @@ void BenchBandwidth(Bench& b, const Sizes& sizes) {
   b.Fill(x, n, 1.f);
   b.Fill(y, n, 2.f);
   const double mb = n * 4.0 / (1 << 20);
-  std::printf(
-      "\nbandwidth: float vectors of %lld elements (%.0f MiB each), "
-      "%d calls a round, best of %d rounds\n",
-      static_cast<long long>(n), mb, sizes.calls, sizes.rounds);
-  std::printf("  %-30s %13s %15s %13s\n", "op", "time", "bandwidth",
-              "fraction");
+  r.Table("Bandwidth: float vectors of " + std::to_string(n) + " elements (" +
+              Fixed(mb, 0) + " MiB each)",
+          {"op", "ms a call", "GB/s", "fraction of the copy's"});
 
   const double copy_s = b.SecondsPerCall([&] {
     return b.se()->MemcpyDeviceToDevice(z, x, n * sizeof(float), b.stream());
   });
   copy_gbs = 2.0 * n * 4 / copy_s / 1e9;
-  PrintBandwidth("copy device to device", 2.0 * n * 4, copy_s);
+  BandwidthRow(r, "copy device to device", 2.0 * n * 4, copy_s);
   Expect("the copy's last element", b.Read(z, n - 1), 1.0);
 
   gpu::BroadcastLoops same;
@@ -204,7 +206,7 @@ void BenchBandwidth(Bench& b, const Sizes& sizes) {
     return b.k().Binary(b.stream(), gpu::BinaryOp::kAdd, tf::DT_FLOAT, x, y, z,
                         same);
   });
-  PrintBandwidth("Add (elementwise)", 3.0 * n * 4, add_s);
+  BandwidthRow(r, "Add (elementwise)", 3.0 * n * 4, add_s);
   Expect("Add's last element", b.Read(z, n - 1), 3.0);
 
   const auto sum = [&](int64_t outer, int64_t middle, int64_t inner) {
@@ -213,21 +215,24 @@ void BenchBandwidth(Bench& b, const Sizes& sizes) {
                           sums, outer, middle, inner, 1, scratch);
     };
   };
-  PrintBandwidth("Sum of the vector", n * 4.0, b.SecondsPerCall(sum(1, n, 1)));
+  BandwidthRow(r, "Sum of the vector", n * 4.0, b.SecondsPerCall(sum(1, n, 1)));
   Expect("the vector's sum", b.Read(sums, 0), double(n));
   char name[64];
   std::snprintf(name, sizeof name, "Sum of each row (%lldx%lld)",
                 static_cast<long long>(side), static_cast<long long>(side));
-  PrintBandwidth(name, n * 4.0, b.SecondsPerCall(sum(side, side, 1)));
+  BandwidthRow(r, name, n * 4.0, b.SecondsPerCall(sum(side, side, 1)));
   Expect("the last row's sum", b.Read(sums, side - 1), double(side));
   std::snprintf(name, sizeof name, "Sum of each column (%lldx%lld)",
                 static_cast<long long>(side), static_cast<long long>(side));
-  PrintBandwidth(name, n * 4.0, b.SecondsPerCall(sum(1, side, side)));
+  BandwidthRow(r, name, n * 4.0, b.SecondsPerCall(sum(1, side, side)));
   Expect("the last column's sum", b.Read(sums, side - 1), double(side));
+  r.Note("Bytes counted: read and written. " + std::to_string(sizes.calls) +
+         " calls a round queued back to back, best of " +
+         std::to_string(sizes.rounds) + " rounds.");
 }
 
 // 4: seed 002's softmax and its loss, 100 x 10.
-void BenchSoftmax(Bench& b, const Sizes& sizes) {
+void BenchSoftmax(Bench& b, const Sizes& sizes, tf::bench::Results& r) {
   const int64_t rows = 100, classes = 10, n = rows * classes;
   float* logits = b.Floats(n);
   float* labels = b.Floats(n);
@@ -236,10 +241,12 @@ void BenchSoftmax(Bench& b, const Sizes& sizes) {
   b.Fill(logits, n, 0.5f);
   b.Fill(labels, n, 0.1f);
   const int calls = sizes.softmax_calls;
-  std::printf(
-      "\nseed 002's softmax at batch %lld x %lld: microseconds a call, "
-      "queued %d back to back, and alone (launch and wait)\n",
-      static_cast<long long>(rows), static_cast<long long>(classes), calls);
+  r.Table("Seed 002's softmax at batch " + std::to_string(rows) + " x " +
+              std::to_string(classes) +
+              ": so little data that a call costs "
+              "its launch",
+          {"op", "us a call, queued", "us alone (launch and wait)", "GB/s",
+           "fraction of the copy's"});
   const auto softmax = [&] {
     return b.k().Softmax(b.stream(), false, tf::DT_FLOAT, logits, out, rows,
                          classes);
@@ -257,11 +264,14 @@ void BenchSoftmax(Bench& b, const Sizes& sizes) {
                    std::function<tf::Status()>(xent), xent_bytes}}) {
     const double queued = b.SecondsPerCall(enqueue, calls);
     const double alone = b.SecondsAlone(enqueue);
-    std::printf(
-        "  %-30s %8.2f us queued %8.2f us alone %8.3f GB/s %8.4f of copy\n",
-        name, queued * 1e6, alone * 1e6, bytes / queued / 1e9,
-        bytes / queued / 1e9 / copy_gbs);
+    r.Row({name, Fixed(queued * 1e6, 2), Fixed(alone * 1e6, 2),
+           Fixed(bytes / queued / 1e9, 3),
+           Fixed(bytes / queued / 1e9 / copy_gbs, 4)});
   }
+  r.Note("Queued: " + std::to_string(calls) +
+         " calls back to back, waited for once. Alone: one call and the wait "
+         "for it, the best of " +
+         std::to_string(calls) + ".");
   // Equal logits: every class 1/10; the loss -sum(0.1 log 0.1) per row.
   Expect("the loss of the last row", b.Read(loss, rows - 1),
          -1.0 * std::log(0.1));
@@ -300,7 +310,8 @@ double SessionSecondsPerOp(const std::string& device,
 }
 
 // 5: the executor's cost per GPU op.
-void BenchExecutor(Bench& b, bool real_gpu, const Sizes& sizes) {
+void BenchExecutor(Bench& b, bool real_gpu, const Sizes& sizes,
+                   tf::bench::Results& r) {
   float* one = b.Floats(1);
   float* sum = b.Floats(1);
   b.Fill(one, 1, 1.f);
@@ -324,18 +335,17 @@ void BenchExecutor(Bench& b, bool real_gpu, const Sizes& sizes) {
   // No GPU device in the CPU's session: it would take the GPU's memory.
   const double cpu_s = SessionSecondsPerOp(
       "/cpu:0", tf::ConfigProto{.device_count = {{"GPU", 0}}}, sizes);
-  std::printf(
-      "\nexecutor overhead per GPU op: a session runs a chain of %d adds of "
-      "1-element tensors\n",
-      sizes.chain);
-  std::printf("  %-34s %8.2f us\n", "per op on /gpu:0", gpu_s * 1e6);
-  std::printf("  %-34s %8.2f us\n", "Add kernel's own time (queued)",
-              kernel_s * 1e6);
-  std::printf("  %-34s %8.2f us\n", "executor overhead per GPU op",
-              (gpu_s - kernel_s) * 1e6);
-  std::printf("  %-34s %8.2f us\n", "per op on /cpu:0", cpu_s * 1e6);
-  std::printf("  %-34s %8.2f\n", "GPU overhead / CPU op",
-              (gpu_s - kernel_s) / cpu_s);
+  r.Table("The executor's cost per op: a session runs a chain of " +
+              std::to_string(sizes.chain) + " adds of 1-element tensors",
+          {"what", "us"});
+  r.Row({"per op on /gpu:0", Fixed(gpu_s * 1e6, 2)});
+  r.Row({"the Add kernel's own time (queued)", Fixed(kernel_s * 1e6, 2)});
+  r.Row({"executor overhead per GPU op", Fixed((gpu_s - kernel_s) * 1e6, 2)});
+  r.Row({"per op on /cpu:0", Fixed(cpu_s * 1e6, 2)});
+  r.Note(
+      "Per op: the chain's run less a run of its first add, over the "
+      "adds; best of " +
+      std::to_string(sizes.rounds) + " rounds of 5 runs.");
 }
 
 }  // namespace
@@ -372,26 +382,27 @@ int main(int argc, char** argv) try {
   std::printf("device: %s\n", d.name.c_str());
   std::printf("backend: %s (kernels: %s)\n", se->platform_name().c_str(),
               se->kernels().Name());
-  if (!real_gpu) {
-    std::printf(
-        "These are the emulator's figures, not a GPU's: its kernels run on "
-        "the CPU's cores, its copies are memcpy.\n");
-  }
+  tf::bench::Results results(real_gpu ? "gpu_ops" : "emulator_ops", argc, argv);
+  results.Table("The engine's GPU kernels on " + d.name, {});
+  results.Note(real_gpu ? "Wall time on the GPU, through CUDA's streams."
+                        : "These are the emulator's figures, not a GPU's: its "
+                          "kernels run on the CPU's cores, its copies are "
+                          "memcpy.");
   const Sizes sizes = SizesFor(real_gpu, quick);
   {
     Bench b(se.get(), sizes);
-    BenchBandwidth(b, sizes);
+    BenchBandwidth(b, sizes, results);
   }
   {
     Bench b(se.get(), sizes);
-    BenchSoftmax(b, sizes);
-    BenchExecutor(b, real_gpu, sizes);
+    BenchSoftmax(b, sizes, results);
+    BenchExecutor(b, real_gpu, sizes, results);
   }
   if (failures > 0) {
     std::printf("%d results WRONG\n", failures);
     return 1;
   }
-  return 0;
+  return results.Finish();
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "gpu_ops_bench: %s\n", e.status().ToString().c_str());
   return 1;

@@ -1,15 +1,27 @@
 // Seed 002's comparison: the same training steps on the CPU and on /gpu:0,
-// both times and their ratio.
+// with what decides which one wins: the work of a step, the bytes fed to it,
+// and, on an emulated GPU, the kernels it launches.
 //
 // The model is the seed's softmax regression (784 -> 10), or, with
 // --hidden H, chapter 3's MLP shape (784 -> H -> 10, ReLU), trained on
-// random batches of --batch examples (the seed's 100) for --steps steps,
-// each placement in a session of its own. On a real GPU the ratio is the
-// seed's question; on an emulated GPU (MINITF_VIRTUAL_GPUS=1
-// MINITF_EMULATE_GPU_KERNELS=1) it measures the emulator, which runs CUDA
-// kernels one thread after another on the CPU, and the program says so.
+// random batches of --batch examples (the seed's 100), each placement in a
+// session of its own. Each figure is the median time of a step over --rounds
+// rounds of --steps steps. With --table it measures four models (the seed's
+// and the MLP's, at batch 100 and 1000) into one table.
 //
-// Usage: cpu_vs_gpu [--steps N] [--batch B] [--hidden H]
+// On a real GPU the ratio is the seed's question. On an emulated GPU
+// (MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1) the GPU's time is the
+// emulator's, which runs CUDA kernels one thread after another on the CPU,
+// and the program says so; its count of kernel launches per step holds for a
+// real GPU too, since the kernels are the same.
+//
+// The table goes to standard output, and to
+// $MINITF_RESULTS_DIR/emulator_cpu_vs_gpu.md (emulated GPU) or
+// gpu_cpu_vs_gpu.md (real GPU) when that variable is set
+// (scripts/record_results.sh, scripts/gpu_check.sh).
+//
+// Usage: cpu_vs_gpu [--steps N] [--rounds R] [--batch B] [--hidden H]
+//        cpu_vs_gpu --table [--steps N] [--rounds R]
 #include <minitf/minitf.h>
 
 #include <chrono>
@@ -17,21 +29,58 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include "minitf/gpu/emulator/runtime_api.h"  // launched_kernel_count
+#include "results.h"
+#include "timing.h"  // Median
 
 namespace tf = minitf;
 
 namespace {
 
-struct Options {
-  int steps = 100;
+struct Model {
   int batch = 100;
   int hidden = 0;  // 0: the seed's softmax regression
+
+  std::string Name() const {
+    return hidden > 0 ? "784-" + std::to_string(hidden) + "-10 MLP"
+                      : "784-10 softmax regression";
+  }
+  // Floating-point operations in the step's matrix products: the forward
+  // products, the gradients of the weights (as many), and for the MLP the
+  // gradient of the hidden layer's output (batch x 10 x hidden).
+  double Flop() const {
+    const double b = batch;
+    const double forward =
+        hidden > 0 ? 2 * b * (784.0 * hidden + hidden * 10.0) : 2 * b * 7840.0;
+    return 2 * forward + (hidden > 0 ? 2 * b * 10.0 * hidden : 0.0);
+  }
+  // Bytes fed to the step: the batch and its one-hot labels, as floats.
+  double FedBytes() const { return batch * (784.0 + 10.0) * 4; }
 };
 
-// Seconds for `steps` training steps of the model on `device`, after one
-// step that is not timed (it makes the kernels and the GPU's memory pool).
-double TimeTraining(const Options& o, const std::string& device,
-                    const tf::Tensor& xs, const tf::Tensor& ys) {
+struct Timing {
+  double seconds_per_step = 0;      // median over the rounds
+  long long kernels_per_step = -1;  // -1: not counted (not the emulator)
+};
+
+// Times training steps of `m` on `device`: one untimed step first (it makes
+// the kernels and the GPU's memory pool), then `rounds` rounds of `steps`.
+Timing TimeTraining(const Model& m, const std::string& device, int steps,
+                    int rounds, bool emulated) {
+  tf::Tensor xs, ys;
+  {
+    // Random inputs and one-hot labels: the time does not depend on them.
+    tf::reset_default_graph();
+    tf::device_scope on_cpu("/cpu:0");
+    auto images = tf::random_uniform({m.batch, 784});
+    auto labels =
+        tf::one_hot(tf::random_uniform({m.batch}, 0, 10, tf::int32), 10);
+    tf::Session sess;
+    xs = sess.run(images);
+    ys = sess.run(labels);
+  }
   tf::reset_default_graph();
   tf::Output x, y_;
   tf::Operation train_step;
@@ -41,11 +90,11 @@ double TimeTraining(const Options& o, const std::string& device,
     y_ = tf::placeholder(tf::float32, {tf::None, 10});
     tf::Output features = x;
     int64_t width = 784;
-    if (o.hidden > 0) {
-      auto W1 = tf::Variable(tf::random_normal({784, o.hidden}, 0, 0.05f));
-      auto b1 = tf::Variable(tf::zeros({o.hidden}));
+    if (m.hidden > 0) {
+      auto W1 = tf::Variable(tf::random_normal({784, m.hidden}, 0, 0.05f));
+      auto b1 = tf::Variable(tf::zeros({m.hidden}));
       features = tf::nn::relu(tf::matmul(x, W1) + b1);
-      width = o.hidden;
+      width = m.hidden;
     }
     auto W = tf::Variable(tf::zeros({width, 10}));
     auto b = tf::Variable(tf::zeros({10}));
@@ -56,13 +105,24 @@ double TimeTraining(const Options& o, const std::string& device,
   }
   tf::Session sess;
   sess.run(tf::global_variables_initializer());
+  Timing t;
+  const long long launched = minitf::gpu::emulator::launched_kernel_count();
   sess.run(train_step, {{x, xs}, {y_, ys}});
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < o.steps; ++i) {
-    sess.run(train_step, {{x, xs}, {y_, ys}});
+  if (emulated && device != "/cpu:0") {
+    t.kernels_per_step =
+        minitf::gpu::emulator::launched_kernel_count() - launched;
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
+  std::vector<double> per_step;
+  for (int r = 0; r < rounds; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) sess.run(train_step, {{x, xs}, {y_, ys}});
+    per_step.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count() /
+        steps);
+  }
+  t.seconds_per_step = tf::bench::Median(per_step);
+  return t;
 }
 
 bool ParseInt(const char* text, int* out) {
@@ -76,16 +136,25 @@ bool ParseInt(const char* text, int* out) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  Options o;
+  Model one;
+  int steps = 20, rounds = 3;
+  bool table = false;
   for (int i = 1; i < argc; i += 2) {
+    if (std::strcmp(argv[i], "--table") == 0) {
+      table = true;
+      --i;  // a flag without a value
+      continue;
+    }
     int* field = nullptr;
-    if (std::strcmp(argv[i], "--steps") == 0) field = &o.steps;
-    if (std::strcmp(argv[i], "--batch") == 0) field = &o.batch;
-    if (std::strcmp(argv[i], "--hidden") == 0) field = &o.hidden;
+    if (std::strcmp(argv[i], "--steps") == 0) field = &steps;
+    if (std::strcmp(argv[i], "--rounds") == 0) field = &rounds;
+    if (std::strcmp(argv[i], "--batch") == 0) field = &one.batch;
+    if (std::strcmp(argv[i], "--hidden") == 0) field = &one.hidden;
     if (field == nullptr || i + 1 >= argc || !ParseInt(argv[i + 1], field)) {
       std::fprintf(stderr,
-                   "usage: cpu_vs_gpu [--steps N] [--batch B] [--hidden H] "
-                   "(whole numbers from 1 to 1000000)\n");
+                   "usage: cpu_vs_gpu [--table] [--steps N] [--rounds R] "
+                   "[--batch B] [--hidden H] (whole numbers from 1 to "
+                   "1000000)\n");
       return 2;
     }
   }
@@ -102,35 +171,43 @@ int main(int argc, char** argv) try {
                  "(MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1).\n");
     return 1;
   }
-  // Random inputs and one-hot labels: the time does not depend on them.
-  tf::Tensor xs, ys;
-  {
-    tf::device_scope on_cpu("/cpu:0");
-    auto images = tf::random_uniform({o.batch, 784});
-    auto labels =
-        tf::one_hot(tf::random_uniform({o.batch}, 0, 10, tf::int32), 10);
-    tf::Session sess;
-    xs = sess.run(images);
-    ys = sess.run(labels);
-  }
-  std::printf("model: %s, batch %d, %d steps\n",
-              o.hidden > 0
-                  ? ("784-" + std::to_string(o.hidden) + "-10 MLP").c_str()
-                  : "784-10 softmax regression",
-              o.batch, o.steps);
+  const bool emulated = gpu_desc.find("emulat") != std::string::npos;
+  std::vector<Model> models = {one};
+  if (table) models = {{100, 0}, {1000, 0}, {100, 256}, {1000, 256}};
+
+  tf::bench::Results results(
+      emulated ? "emulator_cpu_vs_gpu" : "gpu_cpu_vs_gpu", argc, argv);
   std::printf("GPU:0 is %s\n", gpu_desc.c_str());
-  const double cpu = TimeTraining(o, "/cpu:0", xs, ys);
-  const double gpu = TimeTraining(o, "/gpu:0", xs, ys);
-  const double examples = double(o.steps) * o.batch;
-  std::printf("CPU: %.3f s (%.0f examples/s)\n", cpu, examples / cpu);
-  std::printf("GPU: %.3f s (%.0f examples/s)\n", gpu, examples / gpu);
-  std::printf("GPU time / CPU time: %.2f\n", gpu / cpu);
-  if (gpu_desc.find("emulated") != std::string::npos) {
-    std::printf(
-        "GPU:0 is the CPU emulator of CUDA: its time is the emulator's, not a "
-        "GPU's speed.\n");
+  const std::string gpu_column =
+      emulated ? "emulated GPU, ms a step (the emulator's time)"
+               : "GPU, ms a step";
+  results.Table(
+      "Training steps on /cpu:0 and on /gpu:0 (" + gpu_desc + ")",
+      {"model", "batch", "MFLOP a step", "KiB fed a step", "kernels a step",
+       "CPU, ms a step", gpu_column, "GPU time / CPU time"});
+  for (const Model& m : models) {
+    const Timing cpu = TimeTraining(m, "/cpu:0", steps, rounds, emulated);
+    const Timing gpu = TimeTraining(m, "/gpu:0", steps, rounds, emulated);
+    results.Row(
+        {m.Name(), std::to_string(m.batch), tf::bench::Fixed(m.Flop() / 1e6, 1),
+         tf::bench::Fixed(m.FedBytes() / 1024, 0),
+         gpu.kernels_per_step >= 0 ? std::to_string(gpu.kernels_per_step)
+                                   : "as on the emulator",
+         tf::bench::Fixed(cpu.seconds_per_step * 1e3, 3),
+         tf::bench::Fixed(gpu.seconds_per_step * 1e3, 3),
+         tf::bench::Fixed(gpu.seconds_per_step / cpu.seconds_per_step, 2)});
   }
-  return 0;
+  results.Note("Each time is the median over " + std::to_string(rounds) +
+               " rounds of " + std::to_string(steps) +
+               " steps, after one untimed step. MFLOP: the step's matrix "
+               "products (forward, and the gradients). Kernels: CUDA kernels "
+               "launched in one step, counted by the emulator.");
+  if (emulated) {
+    results.Note(
+        "GPU:0 is the CPU emulator of CUDA: its time is the emulator's, not a "
+        "GPU's speed.");
+  }
+  return results.Finish();
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());
   return 1;
