@@ -47,6 +47,8 @@ set(MINITF_SANITIZE OFF CACHE STRING
 set(MINITF_EXERCISES "solutions" CACHE STRING
     "Which exercise sources to build: 'solutions' (tests pass) or 'starters' (the learner's files)")
 set_property(CACHE MINITF_EXERCISES PROPERTY STRINGS solutions starters)
+set(MINITF_EXERCISE_TIMEOUT 60 CACHE STRING
+    "Seconds an exercise's test may run before CTest stops it")
 
 add_compile_options(-Wall -Wextra)
 if(MINITF_NATIVE)
@@ -265,15 +267,22 @@ function(minitf_exercise name)
     set(impl "${CMAKE_CURRENT_SOURCE_DIR}/solution/${ARG_SOURCE}")
   endif()
   add_executable(exercise_${name} ${ARG_TEST} ${impl})
-  # The exercise's folder, and its chapter's for test helpers the chapter's
-  # exercises share (exercises/03-variables-and-autodiff/exercise_testing.h).
+  # The exercise's folder, its chapter's for test helpers the chapter's
+  # exercises share (exercises/03-variables-and-autodiff/exercise_testing.h),
+  # and exercises/common for those every exercise shares (exercise_checks.h).
   get_filename_component(chapter_dir "${CMAKE_CURRENT_SOURCE_DIR}" DIRECTORY)
   target_include_directories(exercise_${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
-                                                      "${chapter_dir}")
+                                                      "${chapter_dir}"
+                                                      "${MINITF_ROOT}/exercises/common")
   target_link_libraries(exercise_${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   # One CTest test per exercise, so a learner's runner re-checks one by name.
+  # A wrong answer may never return (a loop that does not end, a wait for a
+  # gradient that never comes): CTest stops the test after
+  # MINITF_EXERCISE_TIMEOUT seconds, and tools/learn.py says which test was
+  # still running.
   add_test(NAME exercise.${name} COMMAND exercise_${name})
-  set_tests_properties(exercise.${name} PROPERTIES LABELS "${MINITF_CHAPTER_LABEL};exercise")
+  set_tests_properties(exercise.${name} PROPERTIES LABELS "${MINITF_CHAPTER_LABEL};exercise"
+                                                   TIMEOUT ${MINITF_EXERCISE_TIMEOUT})
 endfunction()
 
 # Writes build/include/minitf/minitf.h: the public API of every layer built.

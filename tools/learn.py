@@ -6,12 +6,20 @@ task, ending in a Hint section), a starter .cc that you edit, solution/ with
 one answer, and a test. The runner builds your starter against the test and
 remembers what passed in .learn/progress.json, so you always know what is next.
 
-  python3 tools/learn.py            list the exercises and what to do next
-  python3 tools/learn.py next       show the next exercise's task
-  python3 tools/learn.py hint 02    show exercise 02's hint
-  python3 tools/learn.py check 02   rebuild and test exercise 02
-  python3 tools/learn.py check      rebuild and test every exercise
-  python3 tools/learn.py watch      re-check an exercise whenever you save it
+  python3 tools/learn.py                 list the exercises and what to do next
+  python3 tools/learn.py next            show the next exercise's task
+  python3 tools/learn.py hint 5.1        the idea behind exercise 5.1
+  python3 tools/learn.py hint 5.1 --more the next step (--more --more: the one after)
+  python3 tools/learn.py check 5.1       rebuild and test exercise 5.1
+  python3 tools/learn.py check           rebuild and test every exercise
+  python3 tools/learn.py watch           re-check an exercise whenever you save it
+
+"Next" is the next exercise not passed yet after the one checked last: the
+rest of its chapter first, then the chapters after it. A hint comes in tiers
+(the README's "Hints" section, one "###" heading per tier) and never holds
+code: the solution/ folder holds one answer. A test that runs longer than
+its CTest TIMEOUT (cmake/Course.cmake) is stopped, and the runner names the
+test that was running and the functions of your starter it calls.
 
 An exercise is named by its folder (02_reduce_mean), its number (02 or 2),
 its name without the number (reduce_mean), or chapter.number (1.2).
@@ -26,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -167,7 +176,15 @@ def resolve(exercises, query):
 
 
 def short_ref(exercises, ex):
-    """The shortest name that resolves to `ex`: its number when that is unique."""
+    """How the runner names `ex` in the commands it suggests: chapter.number
+    (5.1), else its number when that is unique, else its folder's name."""
+    ref = ex.chapter_ref()
+    if ref is not None:
+        try:
+            if resolve(exercises, ref) is ex:
+                return ref
+        except LookupError:
+            pass
     if ex.number is not None:
         ref = "%02d" % ex.number
         try:
@@ -211,6 +228,57 @@ def extract_hint(markdown):
                     break
             body = "\n".join(lines[i + 1:end]).strip("\n")
             return body if body.strip() else None
+    return None
+
+
+def hint_tiers(markdown):
+    """The README's hints as a list of (title, text), the gentlest first.
+
+    Each subheading of the 'Hints' section is one tier ('### The idea',
+    '### The next step', ...); text before the first subheading is a tier of
+    its own, titled 'The idea'. A section without subheadings is one tier.
+    Empty when there is no hint.
+    """
+    body = extract_hint(markdown)
+    if body is None:
+        return []
+    lines = body.splitlines()
+    heads = list(_headings(lines))
+    if not heads:
+        return [("The idea", body.strip())]
+    top = min(level for _, level, _ in heads)
+    starts = [(i, text) for i, level, text in heads if level == top]
+    tiers = []
+    lead = "\n".join(lines[:starts[0][0]]).strip()
+    if lead:
+        tiers.append(("The idea", lead))
+    for k, (i, text) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        text_body = "\n".join(lines[i + 1:end]).strip()
+        if text_body:
+            tiers.append((text, text_body))
+    return tiers
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_CODE_MARKS = re.compile(r";|\{|\}|[^=!<>]=[^=]|\+=|-=|\+\+|\bfor \(|\bif \(|\breturn ")
+
+
+def code_in_hint(text):
+    """The first piece of code in a hint's text, or None.
+
+    Hints say what to do in words; the solution folder holds the code. A
+    fenced or indented block is code, and so is an inline span that reads as
+    a statement (an assignment, a semicolon, a brace, a loop, a return). A
+    name in backticks (`__syncthreads()`, `global_step_`) is not.
+    """
+    for line in text.splitlines():
+        if _FENCE.match(line) or line.startswith("    ") or line.startswith("\t"):
+            if line.strip() and not re.match(r"^\s+([-*]|\d+\.)\s", line):
+                return line.strip()
+        for span in _CODE_SPAN.findall(line):
+            if _CODE_MARKS.search(span):
+                return span
     return None
 
 
@@ -262,6 +330,7 @@ def record(progress, ex, passed, digest, reason=None, when=None):
     if reason:
         entry["reason"] = reason
     progress.setdefault("exercises", {})[ex.name] = entry
+    progress["current"] = ex.name
 
 
 def status(progress, ex, digest=None):
@@ -274,9 +343,35 @@ def status(progress, ex, digest=None):
     return entry["result"]
 
 
-def next_exercise(exercises, progress):
-    """The first exercise that has not passed on its current starter, or None."""
+def current_exercise(exercises, progress):
+    """The exercise checked last (progress's "current"), or None."""
+    name = progress.get("current")
     for ex in exercises:
+        if ex.name == name:
+            return ex
+    return None
+
+
+def next_exercise(exercises, progress, current=None):
+    """The exercise to do next, or None when every one has passed.
+
+    `current` (default: the exercise checked last) while it has not passed;
+    then the first one not passed later in its chapter, then earlier in its
+    chapter, then in the chapters after it, and only then in the chapters
+    before it. With no current exercise, the first one not passed.
+    """
+    if current is None:
+        current = current_exercise(exercises, progress)
+    if current is None or current not in exercises:
+        order = list(exercises)
+    else:
+        i = exercises.index(current)
+        chapter = [ex for ex in exercises if ex.chapter == current.chapter]
+        k = chapter.index(current)
+        later = [ex for ex in exercises[i + 1:] if ex.chapter != current.chapter]
+        earlier = [ex for ex in exercises[:i] if ex.chapter != current.chapter]
+        order = [current] + chapter[k + 1:] + chapter[:k] + later + earlier
+    for ex in order:
         if status(progress, ex) != PASSED:
             return ex
     return None
@@ -312,6 +407,98 @@ def parse_gtest(output):
     if current:
         failures.append((current, block))
     return total, failures
+
+
+_TIMEOUT = re.compile(r"\*\*\*Timeout\s+([\d.]+)\s+sec")
+
+
+def timed_out(output):
+    """Seconds after which CTest stopped a test that ran too long, or None."""
+    m = _TIMEOUT.search(output)
+    return float(m.group(1)) if m else None
+
+
+def unfinished_test(output):
+    """The GoogleTest test that started and never ended, or None."""
+    current = None
+    for line in output.splitlines():
+        m = re.match(r"^\[ RUN      \] (\S+)", line)
+        if m:
+            current = m.group(1)
+        elif current and (re.match(r"^\[\s+OK \] ", line)
+                          or line.startswith("[  FAILED  ] " + current)
+                          or line.startswith("[  SKIPPED ] " + current)):
+            current = None
+    return current
+
+
+# A function's definition at the start of a line, as Google style writes it:
+# a return type, the (qualified) name, and its parameters, maybe on later lines.
+_DEFINITION = re.compile(
+    r"^(?!\s|#|//|/\*|\*|namespace\b|using\b|template\b|class\b|struct\b|enum\b"
+    r"|return\b|typedef\b|static_assert\b|[A-Z_]+\()"
+    r"[\w:<>,*&\s]*?\b((?:\w+::)*~?(\w+))\s*\(", re.M)
+
+
+def defined_functions(text):
+    """The names of the functions a C++ file defines, in order, without
+    their class ('TryTakeGrad' for 'StaleAccumulator::TryTakeGrad')."""
+    names = []
+    for m in _DEFINITION.finditer(text):
+        rest = text[m.end():]
+        # A definition's body starts before any ';' (a declaration ends there).
+        brace, semi = rest.find("{"), rest.find(";")
+        if brace < 0 or (0 <= semi < brace):
+            continue
+        name = m.group(2)
+        if name not in names and name not in ("if", "for", "while", "switch"):
+            names.append(name)
+    return names
+
+
+def or_list(names):
+    """'a', 'a or b', 'a, b or c'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+STUB_PREFIX = "exercise %s: write "
+MARKER = "==== EXERCISE %s"
+
+
+def stub_notice(ex, output):
+    """What to say when a failing test ran the starter's own code, or None.
+
+    A starter either returns (or throws) an Unimplemented error whose text
+    starts with 'exercise <name>: write ', or keeps a working part of the
+    answer under a '==== EXERCISE <name>' comment. The first shows in the
+    test's output; the second in the starter file, as long as the comment is
+    there.
+    """
+    m = re.search(re.escape(STUB_PREFIX % ex.name) + r"(\w+)", output)
+    if m:
+        return ("Your %s still returns the starter's Unimplemented stub "
+                "(\"%s%s\"): that is where your code goes."
+                % (m.group(1), STUB_PREFIX % ex.name, m.group(1)))
+    for path in ex.starters:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            if MARKER % ex.name in line:
+                return ("%s:%d still holds the starter's code under its '==== EXERCISE' "
+                        "line: that is where your code goes." % (ex.rel(path), number))
+    return None
+
+
+def library_steps(dry_run):
+    """How many of a dry run's build steps compile or link the minitf library
+    (objects under src/), as opposed to the exercise itself."""
+    return sum(1 for line in dry_run.splitlines()
+               if re.match(r"^\[\d+/\d+\] (Building|Linking) \S+ (object|static library) src/",
+                           line))
 
 
 def split_failures(block):
@@ -354,8 +541,13 @@ def say(text=""):
 class Runner:
     """The commands, over one repository root."""
 
-    def __init__(self, root=ROOT):
+    # How long the runner lets CTest run one exercise's test: CTest's own
+    # TIMEOUT (60 s, cmake/Course.cmake) and some time to spare.
+    GUARD_SECONDS = 90
+
+    def __init__(self, root=ROOT, guard_seconds=GUARD_SECONDS):
         self.root = Path(root)
+        self.guard_seconds = guard_seconds
         self.build_dir = self.root / BUILD_DIR_NAME
         self.progress_path = self.root / PROGRESS_PATH
         self.exercises = discover(self.root)
@@ -412,15 +604,28 @@ class Runner:
             % (ex.file_to_edit(), PROG, short_ref(self.exercises, ex)))
         return 0
 
-    def cmd_hint(self, query):
+    def cmd_hint(self, query, more=0):
+        """Hint tiers 1..1+more of an exercise, and how to get the next one."""
         ex = self._pick(query)
-        hint = extract_hint(ex.readme.read_text(encoding="utf-8"))
-        if hint is None:
-            say("%s has no Hint section in %s." % (ex.name, ex.rel(ex.readme)))
+        tiers = hint_tiers(ex.readme.read_text(encoding="utf-8"))
+        if not tiers:
+            say("%s has no Hints section in %s." % (ex.name, ex.rel(ex.readme)))
             return 1
-        say(paint("Hint for %s:" % ex.name, "bold"))
+        shown = min(len(tiers), 1 + max(0, more))
+        ref = short_ref(self.exercises, ex)
+        for k, (title, text) in enumerate(tiers[:shown]):
+            if k:
+                say()
+            say(paint("Hint %d of %d for %s: %s" % (k + 1, len(tiers), ex.name, title), "bold"))
+            say()
+            say(text)
         say()
-        say(hint)
+        if shown < len(tiers):
+            say("The next step: %s hint %s %s" % (PROG, ref, " ".join(["--more"] * shown)))
+        else:
+            say("That is the last hint.")
+        say("Hints hold no code; one answer is in %s/, to read once yours runs."
+            % ex.rel(ex.folder / "solution"))
         return 0
 
     def _pick(self, query):
@@ -429,6 +634,8 @@ class Runner:
         if not self.exercises:
             raise LookupError("No exercises found under exercises/.")
         ex = next_exercise(self.exercises, self.progress)
+        if ex is None:
+            ex = current_exercise(self.exercises, self.progress)
         return ex if ex is not None else self.exercises[-1]
 
     # -- check --------------------------------------------------------------
@@ -469,12 +676,17 @@ class Runner:
                       % ex.name, FAILING))
             return False
         passed, output = self._test(ex)
-        record(self.progress, ex, passed, digest)
+        stopped = timed_out(output)
+        record(self.progress, ex, passed, digest,
+               reason="never returned" if stopped is not None else None)
         save_progress(self.progress_path, self.progress)
         total, failures = parse_gtest(output)
         if passed:
             say(paint("  PASSED  %s: every test passes." % ex.name, PASSED))
             return True
+        if stopped is not None:
+            self._say_hang(ex, output, stopped, verbose)
+            return False
         if total:
             summary = "%d of %d tests fail" % (len(failures), total)
         else:
@@ -483,6 +695,35 @@ class Runner:
         if verbose:
             self._show_failures(ex, output, failures)
         return False
+
+    def _say_hang(self, ex, output, seconds, verbose):
+        """The message for a test that CTest (or the runner) stopped."""
+        test = unfinished_test(output)
+        functions = []
+        for path in ex.starters:
+            try:
+                functions += defined_functions(path.read_text(encoding="utf-8"))
+            except OSError:
+                pass
+        files = ", ".join(p.name for p in ex.starters)
+        yours = ("your %s (%s)" % (or_list(functions), files)) if functions else "your code"
+        say(paint("  FAILING  %s: %s never returned: %s was still running when it was stopped "
+                  "after %d s." % (ex.name, yours, test or "the test program", round(seconds)),
+                  FAILING))
+        if not verbose:
+            return
+        say()
+        say("  Look for a loop that never ends, or a library call (a take, a dequeue, a")
+        say("  session run) that waits for something your code never gives it.")
+        _, failures = parse_gtest(output)
+        block = next((b for name, b in failures if name == test), [])
+        checks = split_failures(block)
+        if checks:
+            say("  What the test reported before it was stopped:")
+            self._show(checks[0], limit=25)
+        ref = short_ref(self.exercises, ex)
+        say("Full output: .learn/logs/%s.log" % ex.name)
+        say("Stuck? `%s hint %s`" % (PROG, ref))
 
     def _configure(self):
         cache = self.build_dir / "CMakeCache.txt"
@@ -508,10 +749,12 @@ class Runner:
 
     def _build(self, ex):
         """(ok, the build's messages): ninja's progress lines are only shown live."""
-        if not (self.build_dir / "exercises").is_dir() or not any(
-                (self.build_dir / "src").glob("*/*.a")):
-            say("  building (the first build also compiles the minitf library: a few minutes) ...")
-        cmd = ["cmake", "--build", str(self.build_dir), "--target", "exercise_" + ex.name]
+        target = "exercise_" + ex.name
+        pending = self._library_steps(target)
+        if pending:
+            say("  building: this first build also compiles the minitf library (%d steps):"
+                " a few minutes ..." % pending)
+        cmd = ["cmake", "--build", str(self.build_dir), "--target", target]
         proc = subprocess.Popen(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, universal_newlines=True)
         messages = []
@@ -538,17 +781,40 @@ class Runner:
             self._show(messages)
         return proc.returncode == 0, messages
 
+    def _library_steps(self, target):
+        """How many steps of building `target` compile the minitf library:
+        0 once an earlier build made it (ninja's dry run says what is left)."""
+        proc = subprocess.run(["cmake", "--build", str(self.build_dir), "--target", target,
+                               "--", "-n"], cwd=str(self.root), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+        return library_steps(proc.stdout) if proc.returncode == 0 else 0
+
     def _test(self, ex):
-        """(passed, the test program's output); the full log is kept in .learn/logs/."""
+        """(passed, the test program's output); the full log is kept in .learn/logs/.
+
+        CTest stops a test after its TIMEOUT; should CTest itself not return,
+        the runner stops it GUARD_SECONDS later and reports a timeout too.
+        """
         regex = "^exercise\\." + re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", ex.name) + "$"
         cmd = ["ctest", "--test-dir", str(self.build_dir), "-R", regex,
                "--output-on-failure", "--no-tests=error"]
-        proc = subprocess.run(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, universal_newlines=True)
+        started = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, universal_newlines=True,
+                                start_new_session=True)
+        try:
+            output, _ = proc.communicate(timeout=self.guard_seconds)
+            passed = proc.returncode == 0
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            output, _ = proc.communicate()
+            output = (output or "") + "\n***Timeout %.2f sec (stopped by %s)\n" % (
+                time.monotonic() - started, PROG)
+            passed = False
         log = self.root / ".learn" / "logs" / (ex.name + ".log")
         log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(proc.stdout, encoding="utf-8")
-        return proc.returncode == 0, proc.stdout
+        log.write_text(output, encoding="utf-8")
+        return passed, output
 
     def _show(self, lines, limit=60):
         prefix = str(self.root) + "/"
@@ -578,8 +844,9 @@ class Runner:
                 say("    " + name)
             say()
         ref = short_ref(self.exercises, ex)
-        if "Unimplemented: exercise %s:" % ex.name in output:
-            say("The starter still returns its Unimplemented stub: that is where your code goes.")
+        notice = stub_notice(ex, output)
+        if notice:
+            say(notice)
         say("Full output: .learn/logs/%s.log" % ex.name)
         say("Edit %s and run `%s check %s` again." % (ex.file_to_edit(), PROG, ref))
         say("Stuck? `%s hint %s`" % (PROG, ref))
@@ -615,8 +882,11 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("list", help="every exercise, its state, and what to do next (the default)")
     sub.add_parser("next", help="show the next exercise's task")
-    p = sub.add_parser("hint", help="show an exercise's hint (default: the next one)")
+    p = sub.add_parser("hint", help="the idea behind an exercise (default: the next one); "
+                                    "--more for the next step")
     p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("-m", "--more", action="count", default=0,
+                   help="one more tier of hints each time it is given")
     p = sub.add_parser("check", help="rebuild and test one exercise, or all of them")
     p.add_argument("name", nargs="?", metavar="NAME")
     sub.add_parser("watch", help="re-check an exercise each time you save its starter")
@@ -628,7 +898,7 @@ def main(argv=None):
         if args.command == "next":
             return runner.cmd_next()
         if args.command == "hint":
-            return runner.cmd_hint(args.name)
+            return runner.cmd_hint(args.name, args.more)
         if args.command == "check":
             return runner.cmd_check(args.name)
         return runner.cmd_watch()

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "exercise_checks.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
@@ -40,7 +41,8 @@ void ExpectInvalid(const StatusOr<T>& result, const std::string& message) {
 }
 
 /// Expects `result` to be a float32 tensor of `shape` holding `values` in
-/// row-major order, each within `tol`.
+/// row-major order, each within `tol`; a mismatch names the first element
+/// that differs (its row and column, for a matrix) and how many do.
 inline void ExpectFloats(const StatusOr<Tensor>& result,
                          const TensorShape& shape,
                          const std::vector<float>& values, float tol = 1e-6f) {
@@ -48,10 +50,13 @@ inline void ExpectFloats(const StatusOr<Tensor>& result,
   ASSERT_TRUE(result->IsInitialized()) << "returned an uninitialized Tensor";
   ASSERT_EQ(result->dtype(), DT_FLOAT);
   ASSERT_EQ(result->shape(), shape);
-  const float* got = result->data<float>();
-  for (size_t i = 0; i < values.size(); ++i) {
-    EXPECT_NEAR(got[i], values[i], tol) << "element " << i;
-  }
+  const float* data = result->data<float>();
+  const std::vector<float> got(data, data + result->NumElements());
+  const std::size_t row_length =
+      shape.dims() >= 2
+          ? static_cast<std::size_t>(shape.dim_size(shape.dims() - 1))
+          : 0;
+  EXPECT_TRUE(NearValues(got, values, tol, row_length));
 }
 
 /// The first line of the InvalidArgumentError that `run` throws: the

@@ -8,6 +8,9 @@
 // one in at least one of them. The fixture runs blocks on four host threads,
 // so that they really run at once, and fails a test whose kernel the
 // emulator reported (a barrier that only part of a block reached, say).
+// CUDA's errors print by name (cudaErrorInvalidValue), and device results
+// are compared with SameValues (exercise_checks.h), which names the first
+// element that differs.
 //
 //   DeviceVector<float> d_x(x), d_y(y);
 //   for (ThreadOrder order : kEveryOrder) {
@@ -15,17 +18,27 @@
 //     MINITF_LAUNCH(axpy_kernel, 4, 128, 0, 0, n, 2.f, d_x.get(), d_y.get());
 //     ASSERT_TRUE(KernelsRan());
 //     ASSERT_TRUE(KernelsRan(axpy(n, 2.f, d_x.get(), d_y.get())));
+//     EXPECT_TRUE(SameValues(d_y.to_host(), want));
 //   }
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "exercise_checks.h"
 #include "minitf/gpu/emulator/cuda.h"
 #include "minitf/gpu/emulator/sanitizer.h"
+
+/// How GoogleTest prints a cudaError_t: by CUDA's name for it
+/// (cudaErrorInvalidConfiguration), not its number. A function in the enum's
+/// own namespace, the global one, so that GoogleTest finds it.
+inline void PrintTo(cudaError_t error, std::ostream* os) {
+  *os << cudaGetErrorName(error);
+}
 
 namespace minitf::exercises {
 

@@ -1,12 +1,25 @@
 #!/usr/bin/env python3
-"""Tests of tools/learn.py's logic: nothing here builds or runs CMake.
+"""Tests of tools/learn.py, and of the checks the exercises' tests share.
+
+Most tests exercise the runner's logic on folders they write. The Build*
+tests run the real cmake, ninja, ctest and g++ on tiny projects (a test that
+hangs, a library to compile) and are skipped where those are missing; the
+ExerciseChecks tests compile exercises/common/exercise_checks.h against
+GoogleTest.
 
   python3 tests/tools/test_learn.py
 """
 
+import contextlib
+import io
 import json
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import textwrap
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -135,11 +148,18 @@ class ResolveTest(TempRepoTest):
             with self.assertRaisesRegex(LookupError, "01_broadcast_shape, 02_reduce_mean"):
                 learn.resolve(self.exercises, query)
 
-    def test_short_ref_is_the_number_only_when_unique(self):
+    def test_short_ref_is_chapter_dot_number(self):
         by_name = {ex.name: ex for ex in self.exercises}
-        self.assertEqual(learn.short_ref(self.exercises, by_name["02_reduce_mean"]), "02")
-        self.assertEqual(learn.short_ref(self.exercises, by_name["01_graph_basics"]),
-                         "01_graph_basics")
+        self.assertEqual(learn.short_ref(self.exercises, by_name["02_reduce_mean"]), "1.2")
+        self.assertEqual(learn.short_ref(self.exercises, by_name["01_graph_basics"]), "2.1")
+
+    def test_short_ref_without_a_numbered_chapter_is_the_number_when_unique(self):
+        make_exercise(self.root, "extras", "05_extra")
+        make_exercise(self.root, "extras", "01_again")
+        exercises = learn.discover(self.root)
+        by_name = {ex.name: ex for ex in exercises}
+        self.assertEqual(learn.short_ref(exercises, by_name["05_extra"]), "05")
+        self.assertEqual(learn.short_ref(exercises, by_name["01_again"]), "01_again")
 
 
 class ProgressTest(TempRepoTest):
@@ -185,6 +205,12 @@ class ProgressTest(TempRepoTest):
         (self.folder / "README.md").write_text("# changed\n")
         (self.folder / "solution" / "a.cc").write_text("// other answer\n")
         self.assertEqual(learn.status(progress, self.a), learn.FAILING)
+
+    def test_record_makes_the_exercise_current(self):
+        progress = learn.load_progress(self.path)
+        self.assertIsNone(learn.current_exercise(self.exercises, progress))
+        learn.record(progress, self.b, False, learn.starter_hash(self.b))
+        self.assertIs(learn.current_exercise(self.exercises, progress), self.b)
 
     def test_next_is_the_first_not_passed(self):
         progress = learn.load_progress(self.path)
@@ -264,6 +290,370 @@ class GTestOutputTest(unittest.TestCase):
         checks = learn.split_failures(failures[0][1])
         self.assertEqual(checks, [["a_test.cc:10: Failure", "Expected equality"],
                                   ["a_test.cc:12: Failure", "Second"]])
+
+
+def quiet(fn, *args, **kwargs):
+    """(fn's return value, what it printed)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        value = fn(*args, **kwargs)
+    return value, out.getvalue()
+
+
+class NextOrderTest(TempRepoTest):
+    """"Next" goes on from the exercise checked last, never back to 1.1."""
+
+    def setUp(self):
+        super().setUp()
+        for chapter, names in (("01-tensors", ("01_a", "02_b")),
+                               ("05-gpu", ("01_c", "02_d", "03_e")),
+                               ("07-ps", ("01_f", "02_g"))):
+            for name in names:
+                make_exercise(self.root, chapter, name, starter=name + ".cc")
+        self.exercises = learn.discover(self.root)
+        self.ex = {ex.chapter_ref(): ex for ex in self.exercises}
+        self.progress = learn.load_progress(self.root / "p.json")
+
+    def passed(self, *refs):
+        for ref in refs:
+            ex = self.ex[ref]
+            learn.record(self.progress, ex, True, learn.starter_hash(ex))
+
+    def next_ref(self):
+        ex = learn.next_exercise(self.exercises, self.progress)
+        return ex.chapter_ref() if ex else None
+
+    def test_nothing_checked_starts_at_the_beginning(self):
+        self.assertEqual(self.next_ref(), "1.1")
+
+    def test_after_passing_one_the_rest_of_its_chapter_comes_next(self):
+        self.passed("5.1")
+        self.assertEqual(self.next_ref(), "5.2")
+        self.passed("7.1")
+        self.assertEqual(self.next_ref(), "7.2")
+
+    def test_after_the_chapters_end_its_skipped_ones_then_the_next_chapter(self):
+        self.passed("5.2", "5.3")
+        self.assertEqual(self.next_ref(), "5.1")  # skipped in this chapter
+        self.passed("5.1")
+        self.assertEqual(self.next_ref(), "7.1")  # not back to 1.1
+
+    def test_earlier_chapters_come_last(self):
+        self.passed("7.2", "7.1")
+        self.assertEqual(self.next_ref(), "1.1")
+        self.passed("1.1", "1.2", "5.1", "5.2", "5.3")
+        self.assertIsNone(self.next_ref())
+
+    def test_a_failing_current_exercise_stays_next(self):
+        ex = self.ex["5.2"]
+        learn.record(self.progress, ex, False, learn.starter_hash(ex))
+        self.assertEqual(self.next_ref(), "5.2")
+
+    def test_check_says_next_after_a_pass(self):
+        runner = learn.Runner(self.root)
+        runner.progress = self.progress
+        self.passed("5.1")
+        _, out = quiet(runner._say_next)
+        self.assertIn("Next: 02_d", out)
+        self.assertIn("check   python3 tools/learn.py check 5.2", out)
+
+
+HINTS = """# Exercise 01: axpy
+
+The task.
+
+## Hints
+
+### The idea
+
+Each thread walks the array in strides.
+
+### The next step
+
+The stride is the number of threads in the grid.
+
+### The last step
+
+Cap the blocks; launch nothing for no elements.
+
+## Elsewhere
+
+Not a hint.
+"""
+
+
+class HintTiersTest(TempRepoTest):
+    def test_each_subheading_is_a_tier(self):
+        self.assertEqual(learn.hint_tiers(HINTS), [
+            ("The idea", "Each thread walks the array in strides."),
+            ("The next step", "The stride is the number of threads in the grid."),
+            ("The last step", "Cap the blocks; launch nothing for no elements.")])
+
+    def test_a_hint_without_subheadings_is_one_tier(self):
+        self.assertEqual(learn.hint_tiers("# T\n## Hint\nThink.\n"), [("The idea", "Think.")])
+        self.assertEqual(learn.hint_tiers("# T\n"), [])
+
+    def test_hint_shows_one_tier_and_more_shows_the_next(self):
+        make_exercise(self.root, "05-gpu", "01_axpy", readme=HINTS)
+        runner = learn.Runner(self.root)
+        rc, out = quiet(runner.cmd_hint, "5.1")
+        self.assertEqual(rc, 0)
+        self.assertIn("Hint 1 of 3 for 01_axpy: The idea", out)
+        self.assertIn("walks the array", out)
+        self.assertNotIn("number of threads", out)
+        self.assertIn("The next step: python3 tools/learn.py hint 5.1 --more", out)
+        self.assertIn("one answer is in exercises/05-gpu/01_axpy/solution/", out)
+        _, out = quiet(runner.cmd_hint, "5.1", 1)
+        self.assertIn("Hint 2 of 3", out)
+        self.assertIn("number of threads", out)
+        self.assertNotIn("Cap the blocks", out)
+        self.assertIn("hint 5.1 --more --more", out)
+        _, out = quiet(runner.cmd_hint, "5.1", 5)
+        self.assertIn("Cap the blocks", out)
+        self.assertIn("That is the last hint.", out)
+        self.assertNotIn("Not a hint", out)
+
+    def test_the_command_line_counts_more(self):
+        make_exercise(self.root, "05-gpu", "01_axpy", readme=HINTS)
+        runner_class = learn.Runner
+        with mock.patch.object(learn, "Runner", lambda: runner_class(self.root)):
+            _, out = quiet(learn.main, ["hint", "5.1", "--more"])
+        self.assertIn("Hint 2 of 3", out)
+
+    def test_code_is_found_in_a_hint(self):
+        for text in ("Then:\n```cpp\nx = 1;\n```", "Write `y[i] = a * x[i] + y[i]`.",
+                     "Use `for (int i = 0; i < n; ++i)`.", "Return `{}`.",
+                     "Add `sum += v` each time.", "Then\n\n    int x = 0;\n"):
+            self.assertIsNotNone(learn.code_in_hint(text), text)
+        for text in ("Call `__syncthreads()` between levels.", "Compare `local_step` with "
+                     "`global_step_`: when `count_ == 0` start over.", "- a list\n    - nested"):
+            self.assertIsNone(learn.code_in_hint(text), text)
+
+    def test_every_course_hint_has_tiers_and_no_code(self):
+        for ex in learn.discover(REPO):
+            tiers = learn.hint_tiers(ex.readme.read_text(encoding="utf-8"))
+            self.assertGreaterEqual(len(tiers), 2, "%s: hints need an idea and a next step"
+                                    % ex.name)
+            for title, text in tiers:
+                self.assertIsNone(learn.code_in_hint(text), "%s's hint '%s' holds code"
+                                  % (ex.name, title))
+
+
+class StubNoticeTest(TempRepoTest):
+    def test_the_stubs_text_in_the_output_names_the_function(self):
+        make_exercise(self.root, "07-ps", "03_acc", starter="acc.cc")
+        (ex,) = learn.discover(self.root)
+        output = ('C++ exception with description "exercise 03_acc: write ApplyGrad" '
+                  "thrown in the test body.")
+        notice = learn.stub_notice(ex, output)
+        self.assertIn("Your ApplyGrad still returns the starter's Unimplemented stub", notice)
+
+    def test_a_starter_with_its_marker_is_named_with_the_line(self):
+        make_exercise(self.root, "05-gpu", "01_axpy", starter="axpy.cc",
+                      starter_text="// top\n\n  // ==== EXERCISE 01_axpy: do it ====\n")
+        (ex,) = learn.discover(self.root)
+        self.assertIn("exercises/05-gpu/01_axpy/axpy.cc:3 still holds the starter's code",
+                      learn.stub_notice(ex, "Failure"))
+
+    def test_an_edited_starter_gets_no_notice(self):
+        make_exercise(self.root, "05-gpu", "01_axpy", starter_text="// mine\n")
+        (ex,) = learn.discover(self.root)
+        self.assertIsNone(learn.stub_notice(ex, "Failure\nexercise 02_other: write X"))
+
+    def test_every_course_starter_gets_the_notice(self):
+        for ex in learn.discover(REPO):
+            texts = "\n".join(p.read_text(encoding="utf-8") for p in ex.starters)
+            self.assertIsNotNone(learn.stub_notice(ex, ""), ex.name)
+            # Every Unimplemented stub's text starts with the prefix the runner looks for.
+            for line in texts.splitlines():
+                if "exercise " in line and ": write" in line:
+                    self.assertIn(learn.STUB_PREFIX % ex.name, line, ex.name)
+
+
+class HangMessageTest(TempRepoTest):
+    OUTPUT = "\n".join([
+        "1/1 Test #7: exercise.03_acc ..................***Timeout  60.02 sec",
+        "[==========] Running 2 tests from 1 test suite.",
+        "[ RUN      ] Acc.Fast",
+        "[       OK ] Acc.Fast (0 ms)",
+        "[ RUN      ] Acc.AgreesWithTheLibrary",
+        "",
+        "The following tests FAILED:",
+        "\t  7 - exercise.03_acc (Timeout)",
+    ])
+
+    def test_finds_the_timeout_and_the_test_that_was_running(self):
+        self.assertEqual(learn.timed_out(self.OUTPUT), 60.02)
+        self.assertEqual(learn.unfinished_test(self.OUTPUT), "Acc.AgreesWithTheLibrary")
+        self.assertIsNone(learn.timed_out("1/1 Test #7: exercise.x ....***Failed  0.02 sec"))
+        self.assertIsNone(learn.unfinished_test("[ RUN      ] A.B\n[  FAILED  ] A.B (1 ms)\n"))
+
+    def test_names_the_functions_the_starter_defines(self):
+        text = textwrap.dedent("""\
+            #include "acc.h"
+            namespace minitf::exercises {
+            bool Acc::ApplyGrad(int64_t local_step,
+                                const std::vector<float>& grad) {
+              return true;
+            }
+            std::optional<std::vector<float>> Acc::TryTakeGrad(
+                int num_required) {
+              if (num_required) return {};
+            }
+            __global__ void axpy_kernel(int n) { }
+            int Declared(int x);
+            }  // namespace minitf::exercises
+            """)
+        self.assertEqual(learn.defined_functions(text),
+                         ["ApplyGrad", "TryTakeGrad", "axpy_kernel"])
+        self.assertEqual(learn.or_list(["a", "b", "c"]), "a, b or c")
+
+    def test_the_message_names_the_function_the_test_and_the_hint(self):
+        folder = make_exercise(self.root, "07-ps", "03_acc", starter="acc.cc",
+                               starter_text="int Acc::TakeGrad() {\n  for (;;) {}\n}\n")
+        runner = learn.Runner(self.root)
+        (ex,) = runner.exercises
+        _, out = quiet(runner._say_hang, ex, self.OUTPUT, 60.02, True)
+        self.assertIn("your TakeGrad (acc.cc) never returned: Acc.AgreesWithTheLibrary was "
+                      "still running when it was stopped after 60 s", out)
+        self.assertIn("Stuck? `python3 tools/learn.py hint 7.3`", out)
+        self.assertTrue(folder.is_dir())
+
+
+def have_tools(*tools):
+    return all(shutil.which(t) for t in tools)
+
+
+@unittest.skipUnless(have_tools("cmake", "ninja", "ctest", "g++"),
+                     "needs cmake, ninja, ctest and g++")
+class BuildTest(TempRepoTest):
+    """The runner against a real CMake project shaped like the course: a
+    library under src/, and one exercise whose test the project defines."""
+
+    def write_project(self, test_command, timeout=2):
+        make_exercise(self.root, "07-ps", "03_acc", starter="acc.cc",
+                      starter_text="// ==== EXERCISE 03_acc: write it ====\n"
+                                   "int Acc::TakeGrad() {\n  return 0;\n}\n")
+        (self.root / "src").mkdir()
+        (self.root / "src" / "lib.cc").write_text("int Lib() { return 1; }\n")
+        (self.root / "src" / "CMakeLists.txt").write_text("add_library(minitf_lib STATIC lib.cc)\n")
+        (self.root / "hang.sh").write_text(test_command)
+        (self.root / "CMakeLists.txt").write_text(textwrap.dedent("""\
+            cmake_minimum_required(VERSION 3.20)
+            project(fake CXX)
+            set(MINITF_EXERCISES "solutions" CACHE STRING "")
+            enable_testing()
+            add_subdirectory(src src)
+            add_custom_target(exercise_03_acc ALL DEPENDS minitf_lib)
+            add_test(NAME exercise.03_acc COMMAND sh ${CMAKE_SOURCE_DIR}/hang.sh)
+            set_tests_properties(exercise.03_acc PROPERTIES TIMEOUT %d)
+            """ % timeout))
+        return learn.Runner(self.root)
+
+    def test_a_hanging_test_ends_within_its_limit_with_the_message(self):
+        runner = self.write_project(
+            'echo "[ RUN      ] Acc.AgreesWithTheLibrary"\nexec sleep 60\n')
+        (ex,) = runner.exercises
+        started = time.monotonic()
+        ok, out = quiet(runner.check, ex, True)
+        self.assertLess(time.monotonic() - started, 40)
+        self.assertFalse(ok)
+        self.assertIn("your TakeGrad (acc.cc) never returned: Acc.AgreesWithTheLibrary was "
+                      "still running when it was stopped after 2 s", out)
+        self.assertIn("hint 7.3", out)
+        self.assertEqual(runner.progress["exercises"]["03_acc"]["reason"], "never returned")
+
+    def test_the_first_build_message_only_when_the_library_is_not_built(self):
+        runner = self.write_project("exit 0\n")
+        (ex,) = runner.exercises
+        ok, out = quiet(runner.check, ex, True)
+        self.assertTrue(ok, out)
+        self.assertIn("this first build also compiles the minitf library (2 steps)", out)
+        ok, out = quiet(runner.check, ex, True)
+        self.assertTrue(ok, out)
+        self.assertNotIn("first build", out)
+
+    def test_a_ctest_that_never_returns_is_stopped_by_the_runner(self):
+        runner = self.write_project("exit 0\n")
+        (ex,) = runner.exercises
+        quiet(runner.check, ex, False)  # configures and builds
+        fake_bin = self.root / "bin"
+        fake_bin.mkdir()
+        (fake_bin / "ctest").write_text("#!/bin/sh\necho '[ RUN      ] Acc.Stuck'\nexec sleep 60\n")
+        (fake_bin / "ctest").chmod(0o755)
+        runner.guard_seconds = 1
+        started = time.monotonic()
+        with mock.patch.dict(os.environ, {"PATH": "%s:%s" % (fake_bin, os.environ["PATH"])}):
+            ok, out = quiet(runner.check, ex, True)
+        self.assertLess(time.monotonic() - started, 20)
+        self.assertFalse(ok)
+        self.assertIn("never returned: Acc.Stuck was still running when it was stopped "
+                      "after 1 s", out)
+
+
+CHECKS_TEST = r"""
+#include "exercise_checks.h"
+
+#include <thread>
+
+using minitf::exercises::NearValues;
+using minitf::exercises::ReturnsWithin;
+using minitf::exercises::SameValues;
+
+TEST(Checks, Mismatch) {
+  std::vector<float> want(100, 1.f), got = want;
+  got[17] = 4.5f;
+  got[90] = 0.f;
+  EXPECT_TRUE(SameValues(got, want));
+  EXPECT_TRUE(SameValues(std::vector<float>(3), want));
+  EXPECT_TRUE(NearValues(got, want, 0.5, 10));
+  EXPECT_TRUE(SameValues(want, want));
+}
+
+TEST(Checks, Hang) {
+  ReturnsWithin(1, "TakeGrad", "with two gradients in", [] {
+    std::this_thread::sleep_for(std::chrono::seconds(60));
+    return 0;
+  });
+}
+"""
+
+
+@unittest.skipUnless(have_tools("g++") and (Path("/usr/include/gtest/gtest.h").is_file()),
+                     "needs g++ and GoogleTest")
+class ExerciseChecksTest(TempRepoTest):
+    """exercises/common/exercise_checks.h, compiled and run."""
+
+    def run_checks(self, test):
+        source = self.root / "checks_test.cc"
+        source.write_text(CHECKS_TEST)
+        binary = self.root / "checks_test"
+        subprocess.run(["g++", "-std=c++20", "-I", str(REPO / "exercises" / "common"),
+                        str(source), "-o", str(binary), "-lgtest", "-lgtest_main", "-pthread"],
+                       check=True)
+        started = time.monotonic()
+        proc = subprocess.run([str(binary), "--gtest_filter=Checks." + test],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, timeout=30)
+        return proc, time.monotonic() - started
+
+    def test_a_mismatch_names_the_first_index_both_values_and_the_count(self):
+        proc, _ = self.run_checks("Mismatch")
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("2 of 100 elements differ; the first is element 17: got 4.5, want 1",
+                      proc.stdout)
+        self.assertIn("got 3 elements, want 100", proc.stdout)
+        self.assertIn("2 of 100 elements differ by more than 0.5; the first is element 17 "
+                      "(row 1, column 7): got 4.5, want 1", proc.stdout)
+
+    def test_a_call_that_never_returns_fails_in_time_naming_it(self):
+        proc, seconds = self.run_checks("Hang")
+        self.assertLess(seconds, 10)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("your TakeGrad never returned within 1 s with two gradients in",
+                      proc.stdout)
+        _, failures = learn.parse_gtest(proc.stdout)
+        self.assertEqual([name for name, _ in failures], ["Checks.Hang"])
 
 
 if __name__ == "__main__":

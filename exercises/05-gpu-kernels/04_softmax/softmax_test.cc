@@ -43,11 +43,7 @@ void ExpectSoftmax(const std::vector<float>& logits, int cols,
     UseOrder(order);
     DeviceVector<float> out(std::vector<float>(logits.size(), NAN));
     ASSERT_TRUE(KernelsRan(softmax(rows, cols, d_logits.get(), out.get())));
-    const std::vector<float> got = out.to_host();
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      ASSERT_NEAR(got[i], want[i], 1e-6)
-          << "out[" << i / cols << ", " << i % cols << "]";
-    }
+    ASSERT_TRUE(NearValues(out.to_host(), want, 1e-6, cols));
   }
 }
 

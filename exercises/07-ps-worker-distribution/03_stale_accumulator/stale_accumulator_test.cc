@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "exercise_checks.h"
 #include "minitf/distributed/conditional_accumulator.h"
+#include "minitf/graph/config.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
@@ -26,7 +28,7 @@ TEST(StaleAccumulator, TakesTheMeanOnceEnoughAreIn) {
   EXPECT_TRUE(acc.ApplyGrad(0, {3.f, 4.f}));
   std::optional<std::vector<float>> mean = acc.TryTakeGrad(2);
   ASSERT_TRUE(mean.has_value());
-  EXPECT_EQ(*mean, (std::vector<float>{2.f, 3.f}));
+  EXPECT_TRUE(SameValues(*mean, {2.f, 3.f}));
   EXPECT_EQ(acc.count(), 0);
   EXPECT_EQ(acc.global_step(), 1);
 }
@@ -39,7 +41,7 @@ TEST(StaleAccumulator, DropsStaleGradients) {
   EXPECT_EQ(acc.count(), 0);
   EXPECT_TRUE(acc.ApplyGrad(1, {2.f, 4.f}));
   EXPECT_TRUE(acc.ApplyGrad(5, {4.f, 4.f}));  // ahead is not stale
-  EXPECT_EQ(*acc.TryTakeGrad(2), (std::vector<float>{3.f, 4.f}));
+  EXPECT_TRUE(SameValues(*acc.TryTakeGrad(2), {3.f, 4.f}));
   acc.SetGlobalStep(10);
   EXPECT_FALSE(acc.ApplyGrad(9, {1.f, 1.f}));
   EXPECT_TRUE(acc.ApplyGrad(10, {1.f, 1.f}));
@@ -86,9 +88,24 @@ TEST(StaleAccumulator, AgreesWithTheLibrary) {
     sess.run(apply, {{grad, Tensor({g[0], g[1]})}, {step, local_step}});
     mine.ApplyGrad(local_step, g);
     if (mine.count() == 2) {
-      Tensor t = sess.run(take);
-      std::vector<float> expected = {t.flat<float>()(0), t.flat<float>()(1)};
-      EXPECT_EQ(*mine.TryTakeGrad(2), expected);
+      // The library's take waits until it holds two gradients. When yours
+      // counted one it dropped (or dropped one it kept), the take would wait
+      // for ever; the deadline turns that into a failure that says so.
+      std::vector<Tensor> t;
+      try {
+        t = sess.run({take}, {}, RunOptions{.timeout_in_ms = 5000}, nullptr);
+      } catch (const errors::DeadlineExceededError&) {
+        FAIL() << "the library's take_grad never returned within 5 s: "
+                  "after the gradient of local step "
+               << local_step
+               << " your accumulator counts 2 gradients (global step "
+               << mine.global_step()
+               << "), the library's fewer. It dropped as stale a gradient "
+                  "that yours kept, or your count is off.";
+      }
+      std::vector<float> expected = {t[0].flat<float>()(0),
+                                     t[0].flat<float>()(1)};
+      EXPECT_TRUE(SameValues(*mine.TryTakeGrad(2), expected));
     }
   }
   EXPECT_EQ(mine.global_step(), 2);

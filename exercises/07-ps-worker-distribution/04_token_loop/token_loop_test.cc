@@ -6,12 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "exercise_checks.h"
 #include "minitf/distributed/conditional_accumulator.h"
+#include "minitf/graph/config.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
@@ -44,6 +47,21 @@ class TokenLoopTest : public ::testing::Test {
     sess.run(apply_, {{grad_, Tensor({g, g})}, {step_, local_step}});
   }
 
+  // A worker's dequeue of its token, which waits until a refill has put one
+  // in the queue: given 5 s, as text, or "(none)" after a failure that says
+  // what the queue lacked.
+  std::string Dequeue(Session& sess, Output token, const std::string& why) {
+    try {
+      return Str(
+          sess.run({token}, {}, RunOptions{.timeout_in_ms = 5000}, nullptr)[0]);
+    } catch (const errors::DeadlineExceededError&) {
+      ADD_FAILURE() << "a worker's dequeue of its token never returned within "
+                       "5 s: the token queue is empty, "
+                    << why;
+      return "(none)";
+    }
+  }
+
   Graph graph_;
   graph_scope use_{graph_};
   Variable global_step_, W_;
@@ -63,7 +81,12 @@ TEST_F(TokenLoopTest, TheRefillPutsOneTokenPerWorkerWithTheNewStep) {
   sess.run(sync_op);
   EXPECT_EQ(Str(sess.run(queue_.size())), "3");
   Output token = queue_.dequeue();
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(Str(sess.run(token)), "1");
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(Dequeue(sess, token,
+                      "so your BuildTokenRefill's op put fewer than 3 tokens "
+                      "in it"),
+              "1");
+  }
   EXPECT_EQ(Str(sess.run(W_)), "[-1. -1.]");
 }
 
@@ -72,13 +95,24 @@ TEST_F(TokenLoopTest, TheLoopRunsAnUpdatePerStepUntilStopped) {
   Session sess;
   sess.run(global_variables_initializer());
   train::Coordinator coord;
-  int runs = -1;
-  std::thread chief([&] { runs = RunTokenLoop(&sess, sync_op, &coord); });
+  std::future<int> chief = std::async(
+      std::launch::async, [&] { return RunTokenLoop(&sess, sync_op, &coord); });
   Output token = queue_.dequeue();
   for (int64_t step = 0; step < 3; ++step) {
     Apply(sess, 1.f, step);  // the chief's take waits for this
+    // A loop that has ended (or thrown) already would leave the dequeues
+    // below waiting for tokens that never come.
+    if (chief.wait_for(std::chrono::milliseconds(100)) ==
+        std::future_status::ready) {
+      const int early = chief.get();  // rethrows what the loop threw
+      FAIL() << "your RunTokenLoop returned " << early
+             << " before its coordinator's stop";
+    }
     for (int i = 0; i < 2; ++i) {
-      EXPECT_EQ(Str(sess.run(token)), std::to_string(step + 1));
+      EXPECT_EQ(Dequeue(sess, token,
+                        "so your RunTokenLoop did not run the sync op once "
+                        "for each step"),
+                std::to_string(step + 1));
     }
   }
   coord.request_stop();
@@ -86,7 +120,8 @@ TEST_F(TokenLoopTest, TheLoopRunsAnUpdatePerStepUntilStopped) {
   // stop first: a gradient for step 3 ends that take. Either way every run
   // it counts is one update.
   Apply(sess, 1.f, 3);
-  chief.join();
+  const int runs =
+      GetWithin(chief, 10, "RunTokenLoop", "after its coordinator's stop");
   EXPECT_GE(runs, 3);
   EXPECT_EQ(Str(sess.run(global_step_)), std::to_string(runs));
 }
@@ -98,7 +133,10 @@ TEST_F(TokenLoopTest, OutOfRangeEndsTheLoopQuietly) {
   Session sess;
   sess.run(closed.close());
   train::Coordinator coord;
-  EXPECT_EQ(RunTokenLoop(&sess, sync_op, &coord), 0);
+  EXPECT_EQ(
+      ReturnsWithin(10, "RunTokenLoop", "when its sync op ends OutOfRange",
+                    [&] { return RunTokenLoop(&sess, sync_op, &coord); }),
+      0);
   EXPECT_FALSE(coord.should_stop());
 }
 
@@ -106,7 +144,9 @@ TEST_F(TokenLoopTest, AnotherErrorStopsTheCoordinatorWithIt) {
   Operation bad = Operation(accum_.take_grad(0).node());  // num_required 0
   Session sess;
   train::Coordinator coord;
-  EXPECT_EQ(RunTokenLoop(&sess, bad, &coord), 0);
+  EXPECT_EQ(ReturnsWithin(10, "RunTokenLoop", "when its sync op fails",
+                          [&] { return RunTokenLoop(&sess, bad, &coord); }),
+            0);
   EXPECT_TRUE(coord.should_stop());
   EXPECT_THROW(coord.join(), errors::InvalidArgumentError);
 }
