@@ -17,6 +17,16 @@ bench="build/all/benchmarks"
 # name: the command that writes results/<name>.md. Commands are spelled from
 # the repository root, as a reader would type them.
 declare -A RECORD=(
+  # Chapter 3: training examples/s beside TensorFlow and PyTorch (the peers
+  # of scripts/peers.sh), what a second thread gives, tf::gradients' cost.
+  [train_bench]="benchmarks/train/compare.sh"
+  # Chapter 4: what devices cost and buy; placing, cutting and first runs
+  # beside TensorFlow's.
+  [device_bench]="$bench/device/device_bench"
+  [placement_bench]="benchmarks/device/compare.sh"
+  # Chapter 6: what two towers buy on two cores; gather against ring.
+  [towers_bench]="$bench/towers/towers_bench"
+  [all_reduce_bench]="$bench/towers/all_reduce_bench"
   # Chapter 5, on the CPU emulator of CUDA. The GPU's own files
   # (results/gpu_*.md) come from scripts/gpu_check.sh on a machine with a GPU.
   [emulator_bench]="$bench/gpu/emulator_bench"

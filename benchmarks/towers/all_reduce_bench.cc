@@ -4,13 +4,16 @@
 // 16 MiB, each all-reduce runs as its own step (the outputs as a target, so
 // nothing is fetched; the inputs are variables, read in place), and the
 // program prints, side by side, for each:
-//   - the step's best wall time of several runs, and the ratio gather/ring;
+//   - the step's median wall time over several runs, and the ratio
+//     gather/ring;
 //   - the bytes moved per device, from the session's transfer statistics:
 //     for the gather, what the CPU received and sent (N·K each) and what one
 //     GPU sent (K); for the ring, what one GPU sent (2(N−1)/N·K).
 // Nothing is asserted: the tests check the bytes (tests/towers/).
 // A virtual GPU's copy is a memcpy, so the times measure the graph's work
 // (kernels, Send/Recv, copies) on this machine's cores, not a PCIe or NVLink.
+// The table is printed, and written to $MINITF_RESULTS_DIR/all_reduce_bench.md
+// when that is set (benchmarks/tensor/results.h).
 // Usage: all_reduce_bench [--quick]
 #include <minitf/minitf.h>
 
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "minitf/device/direct_session.h"
+#include "results.h"
 #include "timing.h"
 
 namespace tf = minitf;
@@ -50,7 +54,12 @@ std::string Size(int64_t bytes) {
                             : std::to_string(bytes >> 10) + " KiB";
 }
 
-void Bench(int n, int64_t bytes, bool quick) {
+// `moved` bytes in units of K, one tensor's bytes: "1.50 K".
+std::string InK(int64_t moved, int64_t bytes) {
+  return tf::bench::Fixed(static_cast<double>(moved) / bytes, 2) + " K";
+}
+
+void Bench(int n, int64_t bytes, bool quick, tf::bench::Results& results) {
   tf::Graph graph;
   tf::graph_scope use(graph);
   const int64_t elements = bytes / 4;
@@ -73,8 +82,8 @@ void Bench(int n, int64_t bytes, bool quick) {
   tf::Session sess(tf::ConfigProto{.gpu_options = {.virtual_gpus = n}});
   sess.run(tf::global_variables_initializer());
   auto* direct = dynamic_cast<tf::DirectSession*>(sess.core());
-  const int reps = quick ? 2 : (bytes >= (4 << 20) ? 5 : 20);
-  double seconds[2];
+  const int reps = quick ? 2 : (bytes >= (4 << 20) ? 9 : 21);
+  std::vector<double> ms[2];
   Bytes moved[2];
   int i = 0;
   for (const tf::Operation& op : {gather, ring}) {
@@ -82,33 +91,41 @@ void Bench(int n, int64_t bytes, bool quick) {
     const tf::TransferTable before = direct->GetTransferStats();
     sess.run(op);
     moved[i] = Moved(before, direct->GetTransferStats());
-    seconds[i] = tf::bench::BestSeconds(reps, [&] { sess.run(op); });
+    for (int r = 0; r < reps; ++r) {
+      ms[i].push_back(1e3 * tf::bench::BestSeconds(1, [&] { sess.run(op); }));
+    }
     ++i;
   }
-  std::printf("%2d  %7s  %10.3f  %10.3f  %6.2f  %12lld %12lld %10lld  %10lld\n",
-              n, Size(bytes).c_str(), seconds[0] * 1e3, seconds[1] * 1e3,
-              seconds[0] / seconds[1], static_cast<long long>(moved[0].cpu_in),
-              static_cast<long long>(moved[0].cpu_out),
-              static_cast<long long>(moved[0].gpu0_sent),
-              static_cast<long long>(moved[1].gpu0_sent));
+  const double gather_ms = tf::bench::Median(ms[0]);
+  const double ring_ms = tf::bench::Median(ms[1]);
+  results.Row({std::to_string(n), Size(bytes), tf::bench::Fixed(gather_ms, 3),
+               tf::bench::Fixed(ring_ms, 3),
+               tf::bench::Fixed(gather_ms / ring_ms, 2),
+               InK(moved[0].cpu_in, bytes), InK(moved[0].cpu_out, bytes),
+               InK(moved[0].gpu0_sent, bytes), InK(moved[1].gpu0_sent, bytes)});
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-  std::printf(
-      "all-reduce of one float tensor per virtual GPU: gather to /cpu:0 "
-      "against ring\n"
-      "                  step time (ms)                   bytes moved in one "
-      "step\n"
-      " N     size      gather        ring  gather/ring   gather:CPU in   CPU "
-      "out   GPU:0 out  ring:GPU:0 out\n");
+  tf::bench::Results results("all_reduce_bench", argc, argv);
+  results.Table(
+      "All-reduce of one float tensor per virtual GPU: gather to /cpu:0 "
+      "against ring",
+      {"N", "size", "gather, ms", "ring, ms", "gather ÷ ring", "gather: CPU in",
+       "CPU out", "GPU:0 out", "ring: GPU:0 out"});
   std::vector<int64_t> sizes = {1 << 10, 16 << 10, 256 << 10,
                                 1 << 20, 4 << 20,  16 << 20};
   if (quick) sizes = {1 << 10, 16 << 10};
   for (int n : {2, 4}) {
-    for (int64_t bytes : sizes) Bench(n, bytes, quick);
+    for (int64_t bytes : sizes) Bench(n, bytes, quick, results);
   }
-  return 0;
+  results.Note(quick ? "Times: the median of one step's wall time over 2 runs."
+                     : "Times: the median of one step's wall time over 21 "
+                       "runs (9 from 4 MiB on).");
+  results.Note(
+      "Size: one tensor's bytes, K. Bytes moved: one step's, from the "
+      "session's transfer statistics, in units of K.");
+  return results.Finish();
 }

@@ -1,21 +1,24 @@
-// What towers buy on this machine, measured in one run.
+// What towers buy on this machine: chapter 6's measured section.
 //
 // Chapter 3's MLP (784-256-10, ReLU, softmax cross-entropy, gradient
 // descent) trains on 200 examples per step in three ways, each a session of
 // its own in this process:
 //   - one device, the CPU, with one intra-op thread: the baseline;
-//   - one device with two intra-op threads: each op split over two cores;
+//   - one device with two intra-op threads: each large op split over two
+//     cores;
 //   - two towers of 100 examples on two virtual GPUs, the variables on the
 //     CPU, the gradients averaged there: the towers run at once on the two
-//     inter-op threads, each op on one thread (and, for the record, the
-//     same with three inter-op threads).
-// The figure is examples per second; the targets (issue and chapter 6) are
-// towers >= 1.7x the one-thread device, and >= 1.0x the two-thread device.
-// Printed, never asserted. Then one traced step of one device and of the
-// towers (best of five): the MatMuls' kernel time summed over the devices,
-// and the step's span. Last, each node's kernel time at its best over many
-// traced steps, summed by device, and the ratios that work allows: figures
-// that other processes on the machine disturb far less than throughput.
+//     inter-op threads, each op on one thread.
+// The three take turns, round after round, so that whatever else the
+// machine does falls on all of them alike; each figure is the median over
+// the rounds, with its range. Two tables:
+//   - throughput: examples per second, and each configuration's ratio to
+//     the two one-device ones;
+//   - the step's work: each node's kernel time at its best over many traced
+//     steps, summed by device, against the step's time: what a step costs
+//     outside its kernels.
+// Printed, and written to $MINITF_RESULTS_DIR/towers_bench.md when that is
+// set (benchmarks/tensor/results.h). Nothing is asserted.
 //
 // With --timeline FILE it measures nothing: it traces one step of the two
 // towers and draws it as an SVG (chapter 6's picture of two towers at once).
@@ -29,6 +32,7 @@
 #include <vector>
 
 #include "minitf/minitf.h"
+#include "results.h"
 #include "svg.h"
 #include "timing.h"
 
@@ -133,61 +137,50 @@ struct Run {
   }
 };
 
-// Examples per second of Run(towers, intra, inter).
-double ExamplesPerSecond(int towers, int intra, int inter, int steps) {
-  tf::reset_default_graph();
-  Run run(towers, intra, inter);
-  tf::Session& sess = run.sess;
-  const TowerModel& model = run.model;
-  const tf::FeedDict& feeds = run.feeds;
+// Examples per second of `run`: the best of three bursts of `steps` steps.
+double ExamplesPerSecond(Run& run, int steps) {
   const double seconds = tf::bench::BestSeconds(3, [&] {
-    for (int s = 0; s < steps; ++s) sess.run(model.train_op, feeds);
+    for (int s = 0; s < steps; ++s) run.sess.run(run.model.train_op, run.feeds);
   });
   return steps * kBatch / seconds;
 }
 
-}  // namespace
+// A step's work, in milliseconds: each node's kernel time at its best over
+// `reps` traced steps, summed by device. The best of many steps, node by
+// node, leaves out the waits (for an input, a thread, a core), so the sum is
+// the work itself. A GPU's _Recv at its best is the copy it made; the CPU's
+// _Recvs, which wait for the towers' gradients every step, are left out
+// (the towers' _Sends make those copies).
+// --8<-- [start:shortest_step]
+struct StepWork {
+  std::map<std::string, double> by_device;
+  double matmul = 0;  // the MatMuls' share, over all devices
 
-// The kernel time of one traced step's MatMuls, summed over the devices,
-// and the step's span, in milliseconds, as the best of `reps` steps: the
-// same work whatever the configuration, so a sum that grows when towers run
-// at once says the cores, not the schedule, slow them.
-std::pair<double, double> MatMulAndStepMs(Run& run, int reps) {
-  double best_matmul = 1e30, best_span = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    tf::RunMetadata metadata;
-    run.sess.run({run.model.train_op}, run.feeds,
-                 tf::RunOptions{.trace_level = tf::RunOptions::FULL_TRACE},
-                 &metadata);
-    int64_t matmul = 0, t0 = INT64_MAX, t1 = 0;
-    for (const tf::DeviceStepStats& d : metadata.step_stats.dev_stats) {
-      for (const tf::NodeExecStats& n : d.node_stats) {
-        t0 = std::min(t0, n.all_start_micros);
-        t1 = std::max(t1, n.all_start_micros + n.all_end_rel_micros);
-        if (n.timeline_label.find(" = MatMul(") != std::string::npos) {
-          matmul += n.op_end_rel_micros - n.op_start_rel_micros;
-        }
+  // The shortest step this work allows. The towers' GPUs can work at once;
+  // what the CPU device does (the copies of the variables out, the mean, the
+  // update) comes before or after both towers, so no schedule does better
+  // than the slower tower plus the CPU's part.
+  double ShortestStep() const {
+    double gpus = 0, cpu = 0;
+    for (const auto& [device, ms] : by_device) {
+      if (device.rfind("GPU", 0) == 0) {
+        gpus = std::max(gpus, ms);
+      } else {
+        cpu += ms;
       }
     }
-    best_matmul = std::min(best_matmul, matmul / 1e3);
-    best_span = std::min(best_span, (t1 - t0) / 1e3);
+    return gpus + cpu;
   }
-  return {best_matmul, best_span};
-}
+};
+// --8<-- [end:shortest_step]
 
-// --8<-- [start:serial_share]
-// Each node's kernel time at its best over `reps` traced steps, summed by
-// device, in milliseconds: the step's work with the waits left out, and with
-// little of what other processes' threads take from it, since the best of
-// many steps is kept node by node. A GPU's _Recv at its best is the copy it
-// made, the variable already sent; the CPU's _Recvs, which wait for the
-// towers' gradients every step, are left out (the towers' _Sends make those
-// copies). The towers' two GPUs can run at once;
-// what the CPU device does (the copies of the variables out, the mean, the
-// update) comes before or after both towers, so no schedule does better
-// than the slower tower plus the CPU's part.
-std::map<std::string, double> BestKernelMsByDevice(Run& run, int reps) {
-  std::map<std::string, std::pair<std::string, int64_t>> best;  // by node
+StepWork BestKernelTime(Run& run, int reps) {
+  struct Best {
+    std::string device;
+    int64_t us;
+    bool matmul;
+  };
+  std::map<std::string, Best> best;  // by node
   for (int r = 0; r < reps; ++r) {
     tf::RunMetadata metadata;
     run.sess.run({run.model.train_op}, run.feeds,
@@ -201,18 +194,23 @@ std::map<std::string, double> BestKernelMsByDevice(Run& run, int reps) {
           continue;
         }
         const int64_t us = n.op_end_rel_micros - n.op_start_rel_micros;
-        auto [it, fresh] = best.try_emplace(n.node_name, device, us);
-        it->second.second = std::min(it->second.second, us);
+        const bool matmul =
+            n.timeline_label.find(" = MatMul(") != std::string::npos;
+        auto [it, fresh] =
+            best.try_emplace(n.node_name, Best{device, us, matmul});
+        it->second.us = std::min(it->second.us, us);
       }
     }
   }
-  std::map<std::string, double> by_device;
-  for (const auto& [node, device_us] : best) {
-    by_device[device_us.first] += device_us.second / 1e3;
+  StepWork work;
+  for (const auto& [node, b] : best) {
+    work.by_device[b.device] += b.us / 1e3;
+    if (b.matmul) work.matmul += b.us / 1e3;
   }
-  return by_device;
+  return work;
 }
-// --8<-- [end:serial_share]
+
+}  // namespace
 
 // --8<-- [start:timeline]
 // One traced step of the two towers as an SVG: a row per device, the nodes
@@ -304,69 +302,78 @@ int main(int argc, char** argv) try {
                : 1;
   }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const int rounds = quick ? 1 : 5;
   const int steps = quick ? 5 : 40;
-  std::printf("chapter 3's MLP (784-256-10), %d examples per step, %d steps\n",
-              kBatch, steps);
-  const double one_thread = ExamplesPerSecond(0, 1, 1, steps);
-  const double two_threads = ExamplesPerSecond(0, 2, 1, steps);
-  const double towers = ExamplesPerSecond(2, 1, 2, steps);
-  // A third inter-op thread: whether the towers wait for a thread.
-  const double towers_3 = ExamplesPerSecond(2, 1, 3, steps);
-  std::printf("%-44s %12s %10s\n", "configuration", "examples/s", "ratio");
-  std::printf("%-44s %12.0f %10s\n", "1 device (CPU), 1 intra-op thread",
-              one_thread, "1.00x");
-  std::printf("%-44s %12.0f %9.2fx\n", "1 device (CPU), 2 intra-op threads",
-              two_threads, two_threads / one_thread);
-  std::printf("%-44s %12.0f %9.2fx\n",
-              "2 towers x 100 on 2 virtual GPUs, 1 thread each", towers,
-              towers / one_thread);
-  std::printf("%-44s %12.0f %9.2fx\n", "  the same, 3 inter-op threads",
-              towers_3, towers_3 / one_thread);
-  std::printf("towers vs 1 thread:  %.2fx (target >= 1.7)\n",
-              towers / one_thread);
-  std::printf("towers vs 2 threads: %.2fx (target >= 1.0)\n",
-              towers / two_threads);
-  // Where a traced step's time goes: the MatMuls' kernel time summed over
-  // the devices, against the step's span.
-  std::printf("%-44s %12s %10s\n", "one traced step (best of 5)", "MatMuls, ms",
-              "step, ms");
+  const int traced = quick ? 10 : 50;
   const struct {
     const char* name;
     int towers, intra, inter;
-  } traced[] = {{"1 device (CPU), 1 intra-op thread", 0, 1, 1},
-                {"2 towers x 100 on 2 virtual GPUs", 2, 1, 2}};
-  for (const auto& c : traced) {
-    tf::reset_default_graph();
-    Run run(c.towers, c.intra, c.inter);
-    const auto [matmul, span] = MatMulAndStepMs(run, 5);
-    std::printf("%-44s %12.2f %10.2f\n", c.name, matmul, span);
-  }
-  // The step's work by device, each node at its best over many traced
-  // steps, and the ratios of those kernel times: kernels only, so not a
-  // bound on the ratios of throughput above (chapter 6, section 6).
-  const int reps = quick ? 10 : 50;
-  std::printf("kernel time by device, each node's best of %d steps, ms\n",
-              reps);
-  // Each in a session of its own, made and gone in turn.
-  auto best_of = [reps](int towers, int intra, int inter) {
-    tf::reset_default_graph();
-    Run run(towers, intra, inter);
-    return BestKernelMsByDevice(run, reps);
+  } configs[] = {
+      {"1 device (CPU), 1 intra-op thread", 0, 1, 1},
+      {"1 device (CPU), 2 intra-op threads", 0, 2, 1},
+      {"2 towers × 100 on 2 virtual GPUs, 1 thread each", 2, 1, 2},
   };
-  std::map<std::string, double> one = best_of(0, 1, 1);
-  std::map<std::string, double> split = best_of(0, 2, 1);
-  std::map<std::string, double> two = best_of(2, 1, 2);
-  std::printf("  1 device, 1 intra-op thread:  CPU:0 %.2f\n", one["CPU:0"]);
-  std::printf("  1 device, 2 intra-op threads: CPU:0 %.2f\n", split["CPU:0"]);
-  std::printf("  2 towers: GPU:0 %.2f, GPU:1 %.2f, CPU:0 %.2f\n", two["GPU:0"],
-              two["GPU:1"], two["CPU:0"]);
-  // The towers' shortest step: the slower tower, then the CPU's part.
-  const double towers_ms = std::max(two["GPU:0"], two["GPU:1"]) + two["CPU:0"];
-  std::printf("  1 thread's kernels / towers' shortest step:  %.2fx\n",
-              one["CPU:0"] / towers_ms);
-  std::printf("  2 threads' kernels / towers' shortest step: %.2fx\n",
-              split["CPU:0"] / towers_ms);
-  return 0;
+  constexpr int kConfigs = 3;
+  // Per configuration, one value a round.
+  std::vector<double> examples[kConfigs], step_ms[kConfigs], shortest[kConfigs],
+      outside[kConfigs], matmul[kConfigs];
+  std::vector<std::map<std::string, double>> work_by_device[kConfigs];
+  for (int round = 0; round < rounds; ++round) {
+    for (int c = 0; c < kConfigs; ++c) {
+      tf::reset_default_graph();
+      Run run(configs[c].towers, configs[c].intra, configs[c].inter);
+      const double eps = ExamplesPerSecond(run, steps);
+      const StepWork work = BestKernelTime(run, traced);
+      examples[c].push_back(eps);
+      step_ms[c].push_back(kBatch / eps * 1e3);
+      shortest[c].push_back(work.ShortestStep());
+      outside[c].push_back(step_ms[c].back() - work.ShortestStep());
+      matmul[c].push_back(work.matmul);
+      work_by_device[c].push_back(work.by_device);
+    }
+  }
+  auto ratio = [&](int c, int base) {
+    std::vector<double> r;
+    for (int i = 0; i < rounds; ++i)
+      r.push_back(examples[c][i] / examples[base][i]);
+    return tf::bench::MedianRange(r, 2) + "×";
+  };
+  using tf::bench::MedianRange;
+  tf::bench::Results results("towers_bench", argc, argv);
+  results.Table("Training throughput: chapter 3's MLP, " +
+                    std::to_string(kBatch) + " examples a step",
+                {"configuration", "examples/s", "÷ 1 thread", "÷ 2 threads",
+                 "ms a step"});
+  for (int c = 0; c < kConfigs; ++c) {
+    results.Row({configs[c].name, MedianRange(examples[c], 0), ratio(c, 0),
+                 ratio(c, 1), MedianRange(step_ms[c], 2)});
+  }
+  results.Note("Median of " + std::to_string(rounds) +
+               " rounds (range in brackets); in each round the three take "
+               "turns, each timed as the best of three runs of " +
+               std::to_string(steps) + " steps.");
+  results.Table("A step's work: kernel time against step time, ms",
+                {"configuration", "kernels by device", "MatMuls",
+                 "shortest step", "step", "outside the kernels"});
+  for (int c = 0; c < kConfigs; ++c) {
+    std::string by_device;
+    for (const auto& [device, ms] : work_by_device[c][0]) {
+      std::vector<double> per_round;
+      for (const auto& w : work_by_device[c]) per_round.push_back(w.at(device));
+      by_device += (by_device.empty() ? "" : ", ") + device + " " +
+                   MedianRange(per_round, 2);
+    }
+    results.Row({configs[c].name, by_device, MedianRange(matmul[c], 2),
+                 MedianRange(shortest[c], 2), MedianRange(step_ms[c], 2),
+                 MedianRange(outside[c], 2)});
+  }
+  results.Note(
+      "Kernel time: each node's at its best over " + std::to_string(traced) +
+      " traced steps, summed by device (the waits left out); MatMuls: their "
+      "share, over all devices. Shortest step: what the kernels allow, the "
+      "slower tower plus the CPU's part for the towers. Step: from the "
+      "throughput above. Median of the same rounds (range in brackets).");
+  return results.Finish();
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());
   return 1;
