@@ -10,6 +10,10 @@ checks:
   - each chapter page shows the code its Markdown quotes with
     `--8<-- "file:section"`, highlighted at build time (Pygments spans), and
     every picture it draws;
+  - every picture on every page has alt text, and each SVG picture is
+    legible at the window's 1280 px: its smallest label, as drawn at the
+    width the page gives the picture, is at least half the body text's size
+    (BOOK-STYLE.md, "Pictures");
   - the "API reference" entry resolves to Doxygen's pages, which load;
   - the site's search (a local index, no server) finds a word.
 Prints one line per check and a closing line "N passed, N failed"; exits
@@ -62,9 +66,12 @@ CHAPTERS = [
     ("Chapter 5 — GPU kernels", "chapters/05-gpu-kernels/README.md"),
     ("Chapter 6 — Multi-GPU towers", "chapters/06-multi-gpu-towers/README.md"),
     ("Chapter 7 — PS and workers over gRPC", "chapters/07-ps-worker-distribution/README.md"),
+    ("Chapter 7, part 2 — Sync training and recovery",
+     "chapters/07-ps-worker-distribution/sync-and-recovery.md"),
 ]
 API_TITLE = "API reference"
-NAV_TITLES = ["Home"] + [title for title, _ in CHAPTERS] + ["Exercises", API_TITLE]
+NAV_TITLES = (["Home"] + [title for title, _ in CHAPTERS] +
+              ["Seed programs", "Exercises", API_TITLE])
 SEARCH_WORD = "Eigen"  # On the home page.
 
 PAGE_TIMEOUT_S = 30
@@ -246,6 +253,70 @@ def navigation_of(browser, base):
     return nav
 
 
+# Each SVG picture is drawn again, off screen, inline and at the size the page
+# gives its <img>, so that the browser resolves every label's font size
+# (attributes, the SVG's own styles, inheritance) and the scale from the
+# SVG's user units to the screen (viewBox, Graphviz's transforms); a label's
+# size on screen is its font size times that scale. Returns, per picture,
+# [src, alt, rendered width, smallest label in px, that label's text].
+MEASURE_PICTURES = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const results = [];
+  for (const img of document.querySelectorAll('.md-content img')) {
+    const src = img.getAttribute('src');
+    const box = img.getBoundingClientRect();
+    const row = [src, img.getAttribute('alt') || '', Math.round(box.width), null, ''];
+    results.push(row);
+    if (!/\\.svg([?#].*)?$/.test(img.currentSrc || img.src) || !box.width) continue;
+    const text = await (await fetch(img.currentSrc || img.src)).text();
+    const parsed = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    if (parsed.nodeName !== 'svg') continue;
+    const svg = document.importNode(parsed, true);
+    svg.setAttribute('width', box.width);
+    svg.setAttribute('height', box.height);
+    const holder = document.createElement('div');
+    holder.style.cssText = 'position:absolute; left:-20000px; top:0';
+    holder.appendChild(svg);
+    document.body.appendChild(holder);
+    for (const label of svg.querySelectorAll('text')) {
+      if (!label.textContent.trim()) continue;
+      const m = label.getScreenCTM();
+      if (!m) continue;
+      const px = parseFloat(getComputedStyle(label).fontSize) * Math.hypot(m.c, m.d);
+      if (row[3] === null || px < row[3]) {
+        row[3] = Math.round(px * 10) / 10;
+        row[4] = label.textContent.trim().slice(0, 40);
+      }
+    }
+    holder.remove();
+  }
+  done(results);
+})().catch((error) => done(String(error)));
+"""
+
+
+def pictures_not_legible(browser):
+    """What is wrong with the pictures of the page loaded: [problem]."""
+    driver = browser.driver
+    driver.set_script_timeout(PAGE_TIMEOUT_S)
+    body = driver.execute_script(
+        "const t = document.querySelector('.md-content .md-typeset');"
+        "return t ? parseFloat(getComputedStyle(t).fontSize) : 16;")
+    results = driver.execute_async_script(MEASURE_PICTURES)
+    if isinstance(results, str):
+        return [f"could not measure the pictures: {results}"]
+    problems = []
+    for src, alt, width, smallest, label in results:
+        if not alt.strip():
+            problems.append(f"{src} has no alt text")
+        if smallest is not None and smallest < body / 2:
+            problems.append(
+                f'{src} drawn {width} px wide: its label "{label}" is {smallest} px, '
+                f"under half the body text's {body:g} px")
+    return problems
+
+
 def make_checks(browser, base, nav):
     checks = []
 
@@ -294,6 +365,17 @@ def make_checks(browser, base, nav):
                                .map((i) => i.getAttribute('src'));""")
             if broken:
                 raise AssertionError(f"pictures that did not load: {', '.join(broken)}")
+
+    for title, url in nav.items():
+        if title == API_TITLE:
+            continue
+
+        @check(f'"{title}": every picture has alt text and legible labels at 1280 px')
+        def _(url=url):
+            browser.load(url)
+            problems = pictures_not_legible(browser)
+            if problems:
+                raise AssertionError("; ".join(problems))
 
     @check(f'"{API_TITLE}" leads to Doxygen pages that load')
     def _():
