@@ -17,6 +17,11 @@ bench="build/all/benchmarks"
 # name: the command that writes results/<name>.md. Commands are spelled from
 # the repository root, as a reader would type them.
 declare -A RECORD=(
+  # Chapter 1: layer 1's kernels beside Eigen's product and a copy loop.
+  [tensor_bench]="$bench/tensor/tensor_bench"
+  # Chapter 2: what a Session adds to its kernels, beside TensorFlow's
+  # Session and PyTorch's eager calls (the peers of scripts/peers.sh).
+  [graph_bench]="benchmarks/graph/compare.sh"
   # Chapter 3: training examples/s beside TensorFlow and PyTorch (the peers
   # of scripts/peers.sh), what a second thread gives, tf::gradients' cost.
   [train_bench]="benchmarks/train/compare.sh"

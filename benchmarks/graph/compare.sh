@@ -1,42 +1,46 @@
 #!/usr/bin/env bash
-# Chapter 2's speed figures in one script: minitf's Session and eager calls
-# (graph_bench), TensorFlow's Session in graph mode (tf_tiny_ops.py) and
-# PyTorch's eager dispatch (torch_tiny_ops.py), on the same machine, one
-# thread each, with the ratios between them. The peers come from the
-# virtual environment of scripts/peers.sh (MINITF_PEERS_DIR); a peer that is
-# not there is skipped, with a line that says so.
-#   benchmarks/graph/compare.sh [--quick]    (after scripts/test.sh has built)
+# Chapter 2's speed figures in one table: TensorFlow's Session in graph mode
+# (tf_tiny_ops.py) and PyTorch's eager dispatch (torch_tiny_ops.py) on the
+# chain of 1,000 tiny adds, then minitf's Session and eager calls
+# (graph_bench), which takes the peers' figures (--peer) and writes the table
+# with the ratios, through benchmarks/tensor/results.h: printed, and written
+# to $MINITF_RESULTS_DIR/graph_bench.md when that is set
+# (scripts/record_results.sh sets it). One thread each. The peers come from
+# the virtual environment of scripts/peers.sh (MINITF_PEERS_DIR); a peer that
+# is not there is left out, with a line that says so.
+#   benchmarks/graph/compare.sh [--quick] [--runs N]   (after scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/common.sh
 bench="$MINITF_BUILD/benchmarks/graph/graph_bench"
 [[ -x "$bench" ]] || { echo "compare.sh: build first (scripts/test.sh)"; exit 1; }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-minitf_out=$("$bench" "$@")
-echo "$minitf_out" | grep -v '^tiny_op_us'
-read -r session_us eager_us < <(echo "$minitf_out" | awk '/^tiny_op_us/ {print $2, $3}')
+# Each peer prints, besides its own lines, one line a run:
+#   peer_us|<label>|<us per op>
+peer_lines=""
+run_peer() {  # <package> <script>
+  if peer_has "$1"; then
+    local out
+    out=$("$MINITF_PEERS_PYTHON" "benchmarks/graph/$2" "${@:3}")
+    echo "$out" | grep -v '^peer_us|'
+    peer_lines+=$(echo "$out" | grep '^peer_us|')$'\n'
+  else
+    echo "compare.sh: $1 is not in the peers' environment ($MINITF_PEERS_DIR," \
+      "scripts/peers.sh): its rows are left out."
+  fi
+}
+run_peer tensorflow tf_tiny_ops.py "$@"
+run_peer torch torch_tiny_ops.py "$@"
 
-echo
-echo "Per-op cost on the chain of 1,000 tiny adds, and how many times faster"
-echo "minitf's Session::run on its cached plan ($session_us us/op) is:"
-if peer_has tensorflow; then
-  tf_out=$("$MINITF_PEERS_PYTHON" benchmarks/graph/tf_tiny_ops.py "$@")
-  echo "$tf_out" | grep -v '^tf_tiny_op_us'
-  echo "$tf_out" | awk -v s="$session_us" '/^tf_tiny_op_us/ {
-    how = $2 == "run" ? "TensorFlow sess.run(y, feeds)" : "TensorFlow sess.make_callable(y, [x])"
-    printf "  %-38s: %7.3f us/op   %7.2fx\n", how, $3, $3 / s
-  }'
-else
-  echo "  TensorFlow is not in the peers' environment ($MINITF_PEERS_DIR, scripts/peers.sh): its rows are skipped."
-fi
-if peer_has torch; then
-  torch_out=$("$MINITF_PEERS_PYTHON" benchmarks/graph/torch_tiny_ops.py "$@")
-  echo "$torch_out" | grep -v '^torch_tiny_op_us'
-  echo "$torch_out" | awk -v s="$session_us" '/^torch_tiny_op_us/ {
-    printf "  %-38s: %7.3f us/op   %7.2fx\n", "PyTorch a.add_(b), eager", $2, $2 / s
-  }'
-else
-  echo "  PyTorch is not in the peers' environment ($MINITF_PEERS_DIR, scripts/peers.sh): its rows are skipped."
-fi
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# One --peer 'LABEL=us,us,...' per label, in the order the peers gave them.
+peer_args=()
+while IFS= read -r peer; do
+  peer_args+=(--peer "$peer")
+done < <(echo -n "$peer_lines" | awk -F'|' '
+  /^peer_us\|/ {
+    if (!($2 in figures)) { order[++n] = $2; figures[$2] = $3 }
+    else figures[$2] = figures[$2] "," $3
+  }
+  END { for (i = 1; i <= n; i++) print order[i] "=" figures[order[i]] }')
+
+"$bench" "$@" "${peer_args[@]}" --command "benchmarks/graph/compare.sh${*:+ $*}"

@@ -13,37 +13,26 @@ Grappler is turned off: left on, its arithmetic optimizer folds a chain of
 Adds into fewer nodes, and the figure would no longer be the cost of 1,000
 ops. A traced run checks that 1,000 Add nodes do run.
 
-Prints, last, machine-readable lines:
-  tf_tiny_op_us run <us per op>
-  tf_tiny_op_us callable <us per op>
-Usage: <peers' python> tf_tiny_ops.py [--quick]
+Each of --runs runs (default 5; 1 with --quick) takes the best of many
+repetitions, and prints one machine-readable line per way of calling, which
+compare.sh hands to graph_bench:
+  peer_us|<label>|<us per op>
+Usage: <peers' python> tf_tiny_ops.py [--quick] [--runs N]
 """
 import os
-import sys
-import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import numpy as np  # noqa: E402
 import tensorflow.compat.v1 as tf  # noqa: E402
+from tiny_chain import CHAIN, best_seconds, parse_args  # noqa: E402
 
 tf.get_logger().setLevel("ERROR")  # Deprecation notices of tf.compat.v1.
 tf.disable_v2_behavior()
 
-CHAIN = 1000
-REPS = 20 if "--quick" in sys.argv else 200
-
-
-def best_seconds(reps, fn):
-    best = float("inf")
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
 
 def main():
+    reps, runs = parse_args()
     x = tf.placeholder(tf.float32, [1], name="x")
     one = tf.constant([1.0], name="one")
     y = x
@@ -64,16 +53,24 @@ def main():
         adds = sum(1 for dev in meta.step_stats.dev_stats
                    for node in dev.node_stats
                    if node.node_name.startswith("Add"))
-        run = best_seconds(REPS, lambda: sess.run(y, {x: x_value}))
         call = sess.make_callable(y, [x])
         call(x_value)
-        callable_s = best_seconds(REPS, lambda: call(x_value))
+        run_us, callable_us = [], []
+        for _ in range(runs):
+            run_us.append(best_seconds(reps, lambda: sess.run(y, {x: x_value}))
+                          * 1e6 / CHAIN)
+            callable_us.append(best_seconds(reps, lambda: call(x_value))
+                               * 1e6 / CHAIN)
     print(f"TensorFlow {tf.__version__} graph mode, 1 thread, Grappler off:"
           f" {CHAIN} chained adds on 1-element tensors")
     print(f"  result check: {result[0]:g} (expect {CHAIN}); Add nodes run:"
           f" {adds}")
-    print(f"tf_tiny_op_us run {run * 1e6 / CHAIN:.4f}")
-    print(f"tf_tiny_op_us callable {callable_s * 1e6 / CHAIN:.4f}")
+    for us in run_us:
+        print(f"peer_us|TensorFlow {tf.__version__}, `sess.run(y, feeds)`|"
+              f"{us:.4f}")
+    for us in callable_us:
+        print(f"peer_us|TensorFlow {tf.__version__},"
+              f" `sess.make_callable(y, [x])`|{us:.4f}")
 
 
 if __name__ == "__main__":

@@ -1,15 +1,21 @@
-// The timing helpers every chapter's benchmark uses: best-of-N wall time and
-// a barrier that keeps the optimiser from deleting unused results.
+// The timing helpers every chapter's benchmark uses: best-of-N wall time, the
+// median and range of a figure over several runs, and a barrier that keeps
+// the optimiser from deleting unused results.
 //
 //   double s = minitf::bench::BestSeconds(7, [&] { auto c = f(); ... });
 //   minitf::bench::DoNotOptimize(c);
+//   std::string cell = minitf::bench::MedianRange({1.2, 1.0, 1.1}, 2);
+//   // "1.10 (1.00–1.20)"
 #pragma once
 
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace minitf::bench {
 
@@ -40,6 +46,32 @@ inline double BestThreadCpuSeconds(int reps, const std::function<void()>& fn) {
                               1e-9 * double(end.tv_nsec - start.tv_nsec));
   }
   return best;
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+/// REQUIRES: values is not empty.
+inline double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/// A table cell for one figure measured in several runs: the median with
+/// `digits` digits after the point, then the range over the runs in
+/// brackets ("1.10 (1.00–1.20)"); the value alone when there is one run.
+/// REQUIRES: values is not empty.
+inline std::string MedianRange(const std::vector<double>& values, int digits) {
+  auto fixed = [digits](double v) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.*f", digits, v);
+    return std::string(text);
+  };
+  std::string cell = fixed(Median(values));
+  if (values.size() > 1) {
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    cell += " (" + fixed(*lo) + "–" + fixed(*hi) + ")";
+  }
+  return cell;
 }
 
 /// Keeps the optimiser from deleting work whose result is unused.
