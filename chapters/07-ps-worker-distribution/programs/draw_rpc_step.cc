@@ -40,6 +40,23 @@ std::string Short(std::string task) {
   return task;
 }
 
+// "/job:worker/replica:0/task:0" -> "worker/task:0", for a lifeline's head.
+std::string Shorter(const std::string& task) {
+  std::string name = Short(task);
+  if (name.starts_with("/job:")) name.erase(0, 5);
+  return name;
+}
+
+// The picture is read at the width of a page (about 700 px in a 1280 px
+// window), so it is drawn about that wide and no text is smaller than
+// kFont: a lifeline is kLane wide (a client's, which only calls its master,
+// kClientLane), and a call's label runs over the lifelines beside it.
+constexpr double kFont = 12;
+// The width of a label in pixels, about (DejaVu Sans averages under 0.6 em).
+double TextWidth(const std::string& text, double font) {
+  return 0.6 * font * static_cast<double>(text.size());
+}
+
 // The calls of the step to draw: the RunStep on `master` with the most
 // calls in its step, the middle one of those by time.
 // With `overlapping`, every call in the trace that overlaps that RunStep.
@@ -144,26 +161,57 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
       [](const Event& a, const Event& b) { return a.time_us < b.time_us; });
   const int64_t t0 = step.front().start_us;
 
-  constexpr double kLeft = 90, kTop = 90, kLane = 210, kRow = 24;
-  // The right margin takes the labels of calls toward the left.
-  const double width = kLeft + lanes.size() * kLane + 180;
-  const double height = kTop + events.size() * kRow + 60;
+  constexpr double kLeft = 76, kLane = 140, kClientLane = 84, kRow = 24;
+  constexpr double kHead = 38, kRight = 16;
+  // The title's lines ("\n" between them), then the lifelines' heads.
+  std::vector<std::string> title_lines;
+  for (size_t begin = 0;;) {
+    const size_t end = title.find('\n', begin);
+    title_lines.push_back(title.substr(begin, end - begin));
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+  const double head_y = 14 + 20 * title_lines.size();
+  const double top = head_y + kHead + 12;
+  std::vector<double> lane_left;
+  double right = kLeft;
+  for (const std::string& lane : lanes) {
+    lane_left.push_back(right);
+    right += lane.starts_with("client ") ? kClientLane : kLane;
+  }
+  const double width = right + kRight;
+  const double height = top + events.size() * kRow + 40;
   draw::Svg svg(static_cast<int>(width), static_cast<int>(height));
-  auto lane_x = [&](int lane) { return kLeft + lane * kLane + kLane / 2; };
-  svg.Text(10, 22, title, "font-weight=\"bold\"");
+  auto lane_x = [&](int lane) {
+    const double w =
+        (lane + 1 < static_cast<int>(lanes.size()) ? lane_left[lane + 1]
+                                                   : right) -
+        lane_left[lane];
+    return lane_left[lane] + w / 2;
+  };
+  for (size_t i = 0; i < title_lines.size(); ++i) {
+    svg.Text(10, 24 + 20 * i, title_lines[i],
+             "font-weight=\"bold\" font-size=\"14\"");
+  }
   for (size_t i = 0; i < lanes.size(); ++i) {
     const std::string& lane = lanes[i];
     const size_t space = lane.find(' ');
     const std::string role =
         space == std::string::npos ? lane : lane.substr(0, space);
     const std::string task =
-        space == std::string::npos ? "" : Short(lane.substr(space + 1));
+        space == std::string::npos ? "" : Shorter(lane.substr(space + 1));
     const double x = lane_x(static_cast<int>(i));
-    svg.Rect(x - 90, 40, 180, 38, role == "client" ? "#f4f4f4" : "#eef3fb",
-             "#345");
-    svg.Text(x - 82, 56, role, "font-weight=\"bold\"");
-    svg.Text(x - 82, 72, task, "font-size=\"12\"");
-    svg.Line(x, 78, x, height - 30, "#999", 1, "stroke-dasharray=\"4 3\"");
+    const double w = (role == "client" ? kClientLane : kLane) - 8;
+    svg.Rect(x - w / 2, head_y, w, kHead,
+             role == "client" ? "#f4f4f4" : "#eef3fb", "#345");
+    svg.Text(x, head_y + 16, role,
+             "font-weight=\"bold\" text-anchor=\"middle\"");
+    // A client's head names no task: its master's, beside it, does.
+    if (role != "client") {
+      svg.Text(x, head_y + 32, task, "font-size=\"12\" text-anchor=\"middle\"");
+    }
+    svg.Line(x, head_y + kHead, x, height - 30, "#999", 1,
+             "stroke-dasharray=\"4 3\"");
   }
   // Activation bars first, so arrows draw over them.
   std::map<const tf::RpcRecord*, int> start_row;
@@ -183,16 +231,16 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
       }
     }
     svg.Rect(lane_x(to) - 5 + 4 * depth,
-             kTop + start_row[e.call] * kRow + kRow / 2, 10,
+             top + start_row[e.call] * kRow + kRow / 2, 10,
              (row - start_row[e.call]) * kRow,
              e.call->method == "RecvTensor" ? "#fbe3cf" : "#d9e6f7", "#345");
   }
   for (size_t row = 0; row < events.size(); ++row) {
     const Event& e = events[row];
-    const double y = kTop + row * kRow + kRow / 2;
+    const double y = top + row * kRow + kRow / 2;
     char when[32];
     std::snprintf(when, sizeof when, "+%.2f ms", (e.time_us - t0) / 1000.0);
-    svg.Text(8, y + 4, when, "font-size=\"11\" fill=\"#555\"");
+    svg.Text(6, y + 4, when, "font-size=\"12\" fill=\"#555\"");
     const int from = e.answer ? to_lane(*e.call) : from_lane(*e.call);
     const int to = e.answer ? from_lane(*e.call) : to_lane(*e.call);
     const std::string color =
@@ -206,14 +254,20 @@ std::string Draw(const std::vector<tf::RpcRecord>& step,
       label += " " + e.call->detail;
     }
     if (!label.empty()) {
-      svg.Text(std::min(x1, x2) + 8, y - 4, label,
-               "font-size=\"11\" fill=\"" + color + "\"");
+      // From the arrow's left end rightwards where the picture has room,
+      // else leftwards from its right end (over the lifelines beside it:
+      // a row holds one event, so labels never meet).
+      const double left = std::min(x1, x2) + 8;
+      const bool fits = left + TextWidth(label, kFont) <= width - 4;
+      svg.Text(fits ? left : std::max(x1, x2) - 8, y - 4, label,
+               "font-size=\"12\" fill=\"" + color + "\"" +
+                   (fits ? "" : " text-anchor=\"end\""));
     }
   }
   svg.Text(10, height - 10,
            "Solid: a call, at its start; dashed: its answer. One row per "
            "event, in time order; times from the first call's start.",
-           "font-size=\"11\" fill=\"#555\"");
+           "font-size=\"12\" fill=\"#555\"");
   return svg.Finish();
 }
 
@@ -262,9 +316,9 @@ int main(int argc, char** argv) {
              "draw_rpc_step", path,
              Draw(step, master,
                   sync ? "One step of seed 003's synchronous training "
-                         "(2 of 2), the calls of every process during "
+                         "(2 of 2):\nthe calls of every process during "
                          "one worker's RunStep, as traced (MINITF_RPC_TRACE)"
-                       : "One step of seed 003's asynchronous training, as "
+                       : "One step of seed 003's asynchronous training,\nas "
                          "traced (MINITF_RPC_TRACE)"))
              ? 0
              : 1;
