@@ -9,9 +9,9 @@ that plan, as minitf's timed Session::run does. Two ways of calling it:
     every call;
   - sess.make_callable(y, [x]), TensorFlow's handle to one signature, which
     parses them once.
-Grappler is turned off: left on, its arithmetic optimizer folds a chain of
-Adds into fewer nodes, and the figure would no longer be the cost of 1,000
-ops. A traced run checks that 1,000 Add nodes do run.
+Grappler is turned off: left on, it folds the chain into two Add nodes
+(TensorFlow 2.21, traced), and the figure would no longer be the cost of
+1,000 ops. A traced run checks that 1,000 Add nodes do run.
 
 Each of --runs runs (default 5; 1 with --quick) takes the best of many
 repetitions, and prints one machine-readable line per way of calling, which
