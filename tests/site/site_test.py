@@ -257,7 +257,8 @@ def navigation_of(browser, base):
 # gives its <img>, so that the browser resolves every label's font size
 # (attributes, the SVG's own styles, inheritance) and the scale from the
 # SVG's user units to the screen (viewBox, Graphviz's transforms); a label's
-# size on screen is its font size times that scale. Returns, per picture,
+# size on screen is its font size times that scale. (An <img> scales an SVG
+# without a viewBox too, as if it had one of its width and height.) Returns, per picture,
 # [src, alt, rendered width, smallest label in px, that label's text].
 MEASURE_PICTURES = """
 const done = arguments[arguments.length - 1];
@@ -273,6 +274,9 @@ const done = arguments[arguments.length - 1];
     const parsed = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
     if (parsed.nodeName !== 'svg') continue;
     const svg = document.importNode(parsed, true);
+    // An <img> scales an SVG that has no viewBox as if it had one of its size.
+    const [w, h] = [svg.getAttribute('width'), svg.getAttribute('height')].map(parseFloat);
+    if (!svg.hasAttribute('viewBox') && w && h) svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
     svg.setAttribute('width', box.width);
     svg.setAttribute('height', box.height);
     const holder = document.createElement('div');
