@@ -15,7 +15,7 @@
 // and the program says so; its count of kernel launches per step holds for a
 // real GPU too, since the kernels are the same.
 //
-// The table goes to standard output, and to
+// The table goes to standard output; with --table also to
 // $MINITF_RESULTS_DIR/emulator_cpu_vs_gpu.md (emulated GPU) or
 // gpu_cpu_vs_gpu.md (real GPU) when that variable is set
 // (scripts/record_results.sh, scripts/gpu_check.sh).
@@ -65,8 +65,9 @@ struct Timing {
   long long kernels_per_step = -1;  // -1: not counted (not the emulator)
 };
 
-// Times training steps of `m` on `device`: one untimed step first (it makes
-// the kernels and the GPU's memory pool), then `rounds` rounds of `steps`.
+// Times training steps of `m` on `device`: two untimed steps first (the
+// first makes the kernels and the GPU's memory pool; the second is counted),
+// then `rounds` rounds of `steps`.
 Timing TimeTraining(const Model& m, const std::string& device, int steps,
                     int rounds, bool emulated) {
   tf::Tensor xs, ys;
@@ -106,6 +107,8 @@ Timing TimeTraining(const Model& m, const std::string& device, int steps,
   tf::Session sess;
   sess.run(tf::global_variables_initializer());
   Timing t;
+  sess.run(train_step, {{x, xs}, {y_, ys}});
+  // Kernels of a step as every later step runs it: counted on the second.
   const long long launched = minitf::gpu::emulator::launched_kernel_count();
   sess.run(train_step, {{x, xs}, {y_, ys}});
   if (emulated && device != "/cpu:0") {
@@ -199,7 +202,7 @@ int main(int argc, char** argv) try {
   }
   results.Note("Each time is the median over " + std::to_string(rounds) +
                " rounds of " + std::to_string(steps) +
-               " steps, after one untimed step. MFLOP: the step's matrix "
+               " steps, after two untimed steps. MFLOP: the step's matrix "
                "products (forward, and the gradients). Kernels: CUDA kernels "
                "launched in one step, counted by the emulator.");
   if (emulated) {
@@ -207,7 +210,10 @@ int main(int argc, char** argv) try {
         "GPU:0 is the CPU emulator of CUDA: its time is the emulator's, not a "
         "GPU's speed.");
   }
-  return results.Finish();
+  if (table) return results.Finish();
+  // One model is not the table: printed, never written as the results file.
+  std::printf("\n%s", results.Markdown().c_str());
+  return 0;
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());
   return 1;
