@@ -6,10 +6,12 @@
 
 #include "minitf/distributed/local_master.h"
 #include "minitf/distributed/master.h"
+#include "minitf/distributed/named_answers.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/worker_cache.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
+#include "minitf/graph/local_session.h"
 #include "minitf/graph/proto_convert.h"
 
 namespace minitf {
@@ -109,12 +111,25 @@ Status GrpcSession::Run(
   return Run(RunOptions(), feeds, fetch_names, target_names, outputs, nullptr);
 }
 
+// --8<-- [start:run]
 Status GrpcSession::Run(
     const RunOptions& run_options,
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
     const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
     RunMetadata* /*run_metadata*/) {
+  // The names as the graph spells them ("c" is "c:0"), checked as a local
+  // session checks them: an unknown name, or a tensor fed twice, is refused
+  // here with the local session's error.
+  TF_ASSIGN_OR_RETURN(
+      RunSignature sig,
+      ResolveRunSignature(*graph_, feeds, fetch_names, target_names));
+  // Each tensor is asked for once; its value goes back to every place it
+  // was asked (`run({c, c})`).
+  std::vector<std::string> fetch_tensors;
+  for (const Output& t : sig.fetches) fetch_tensors.push_back(t.name());
+  const UniqueNames fetches = UniqueNames::Of(fetch_tensors);
+
   proto::RunStepRequest request;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -122,13 +137,13 @@ Status GrpcSession::Run(
     TF_RETURN_IF_ERROR(SendGraph());
     request.set_session_handle(handle_);
   }
-  for (const auto& [name, value] : feeds) {
+  for (size_t i = 0; i < feeds.size(); ++i) {
     proto::NamedTensorProto* feed = request.add_feed();
-    feed->set_name(name);
-    TF_RETURN_IF_ERROR(TensorToProto(value, feed->mutable_tensor()));
+    feed->set_name(sig.feeds[i].name());
+    TF_RETURN_IF_ERROR(TensorToProto(feeds[i].second, feed->mutable_tensor()));
   }
-  for (const std::string& f : fetch_names) request.add_fetch(f);
-  for (const std::string& t : target_names) request.add_target(t);
+  for (const std::string& f : fetches.names) request.add_fetch(f);
+  for (const Node* t : sig.targets) request.add_target(t->name());
   request.mutable_options()->set_timeout_in_ms(run_options.timeout_in_ms);
   proto::RunStepResponse response;
   // The master ends the step itself at the timeout; a remote call's deadline
@@ -142,17 +157,21 @@ Status GrpcSession::Run(
                  run_options.timeout_in_ms > 0
                      ? ClampTimeoutMs(run_options.timeout_in_ms) + 1000
                      : 0));
-  if (response.tensor_size() != static_cast<int>(fetch_names.size())) {
-    return errors::Internal("The master returned ", response.tensor_size(),
-                            " values for ", fetch_names.size(), " fetches");
+  // The master answers in an order of its own: each value is matched to its
+  // fetch by name.
+  TF_ASSIGN_OR_RETURN(std::vector<const proto::TensorProto*> answers,
+                      MatchByName(response.tensor(), fetches.names, kFetches));
+  std::vector<Tensor> values;
+  values.reserve(answers.size());
+  for (const proto::TensorProto* answer : answers) {
+    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(*answer));
+    values.push_back(std::move(value));
   }
   outputs->clear();
-  for (const proto::NamedTensorProto& t : response.tensor()) {
-    TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(t.tensor()));
-    outputs->push_back(std::move(value));
-  }
+  for (int slot : fetches.slot) outputs->push_back(values[slot]);
   return Status::OK();
 }
+// --8<-- [end:run]
 
 Status GrpcSession::Close() {
   std::lock_guard<std::mutex> lock(mu_);

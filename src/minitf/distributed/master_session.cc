@@ -14,6 +14,7 @@
 #include "minitf/device/placer.h"
 #include "minitf/device/rendezvous.h"
 #include "minitf/device/subgraph.h"
+#include "minitf/distributed/named_answers.h"
 #include "minitf/distributed/proto_convert.h"
 #include "minitf/distributed/rpc_trace.h"
 #include "minitf/distributed/worker.h"
@@ -609,21 +610,23 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
   }
   TF_RETURN_IF_ERROR(step_status);
 
-  // The fetched values, from the client task's answer, in the order asked.
+  // The fetched values, from the client task's answer, matched by key (a
+  // worker answers in an order of its own), in the order asked.
   for (size_t i = 0; i < plan->parts.size(); ++i) {
     if (plan->parts[i].task != plan->client_task) continue;
-    const proto::RunGraphResponse& got = calls[i]->response;
+    const proto::RunGraphRequest& asked = calls[i]->request;
+    const std::vector<std::string> keys(asked.recv_key().begin(),
+                                        asked.recv_key().end());
+    TF_ASSIGN_OR_RETURN(
+        std::vector<const proto::TensorProto*> values,
+        MatchByName(calls[i]->response.recv(), keys, kFetchKeys));
     for (size_t j = 0; j < fetches.size(); ++j) {
-      const proto::NamedTensorProto* value = nullptr;
-      for (const proto::NamedTensorProto& r : got.recv()) {
-        if (r.name() == plan->fetch_keys[j]) value = &r;
-      }
-      if (value == nullptr) {
-        return errors::Internal("No value for fetch ", fetches[j]);
-      }
+      const size_t k =
+          std::find(keys.begin(), keys.end(), plan->fetch_keys[j]) -
+          keys.begin();
       proto::NamedTensorProto* out = response->add_tensor();
       out->set_name(fetches[j]);
-      *out->mutable_tensor() = value->tensor();
+      *out->mutable_tensor() = *values[k];
     }
   }
   return Status::OK();

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <memory>
+#include <set>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -170,6 +172,14 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
           ". Possibly, this worker just restarted.");
     }
     item = it->second;
+  }
+  // A key asked for twice would wait forever for a second value: refused.
+  std::set<std::string_view> asked;
+  for (const std::string& key : request.recv_key()) {
+    if (!asked.insert(key).second) {
+      return errors::InvalidArgument("RunGraph asks for recv key ", key,
+                                     " more than once");
+    }
   }
   Device* host = devices_->ListDevices().front();
   std::shared_ptr<RpcRendezvous> rendezvous =
