@@ -93,6 +93,21 @@ TEST_F(RpcErrorsTest, RunGraphOfAnUnknownHandleIsAborted) {
             "restarted.");
 }
 
+TEST_F(RpcErrorsTest, RunGraphAskingForAKeyTwiceIsRefused) {
+  // The second receive would wait forever for a value sent once.
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  tf::proto::RunGraphRequest request;
+  tf::proto::RunGraphResponse response;
+  request.set_graph_handle("nope");
+  request.set_step_id(1);
+  request.add_recv_key("key");
+  request.add_recv_key("key");
+  grpc::Status s = worker_->RunGraph(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "RunGraph asks for recv key key more than once");
+}
+
 TEST_F(RpcErrorsTest, RegisterGraphOfAnUnknownSessionIsAborted) {
   grpc::ClientContext context;
   SetDeadline(&context);

@@ -159,9 +159,26 @@ Status Worker::DeregisterGraph(const proto::DeregisterGraphRequest& request) {
   return Status::OK();
 }
 
+namespace {
+
+// A key asked for twice would wait forever for a second value: refused.
+Status CheckRecvKeysUnique(const proto::RunGraphRequest& request) {
+  std::set<std::string_view> asked;
+  for (const std::string& key : request.recv_key()) {
+    if (!asked.insert(key).second) {
+      return errors::InvalidArgument("RunGraph asks for recv key ", key,
+                                     " more than once");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 // --8<-- [start:run_graph]
 Status Worker::RunGraph(const proto::RunGraphRequest& request,
                         proto::RunGraphResponse* response, int64_t timeout_ms) {
+  TF_RETURN_IF_ERROR(CheckRecvKeysUnique(request));
   std::shared_ptr<const Item> item;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -172,14 +189,6 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
           ". Possibly, this worker just restarted.");
     }
     item = it->second;
-  }
-  // A key asked for twice would wait forever for a second value: refused.
-  std::set<std::string_view> asked;
-  for (const std::string& key : request.recv_key()) {
-    if (!asked.insert(key).second) {
-      return errors::InvalidArgument("RunGraph asks for recv key ", key,
-                                     " more than once");
-    }
   }
   Device* host = devices_->ListDevices().front();
   std::shared_ptr<RpcRendezvous> rendezvous =
