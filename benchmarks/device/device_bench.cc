@@ -1,34 +1,33 @@
 // What devices cost and what they buy, measured in one run.
 //
-// Four figures, each printed, none asserted:
+// Four tables (benchmarks/tensor/results.h; results/device_bench.md):
 //   - overhead per op of the DirectSession on a cached plan, against chapter
-//     2's LocalSession, on the same chain of 1,000 tiny adds. Target: ratio
-//     <= 1.5.
+//     2's LocalSession, on the same chain of 1,000 tiny adds;
 //   - two independent chains of 1024x1024 matmuls, one per CPU device
 //     ({"CPU": 2}), against the same chains on one device that runs one op
 //     at a time. Each product runs on one thread (intra_op_parallelism_threads
-//     = 1), so the devices are the only parallelism. Target: speed-up >= 1.6
-//     on 2 cores. For the record, one device with 2 inter-op threads, and
-//     one with 2 intra-op threads (each product split on the device's pool).
+//     = 1), so the devices are the only parallelism. Beside them, one device
+//     with 2 inter-op threads, and one with 2 intra-op threads (each product
+//     split on the device's pool);
 //   - the bytes Send/Recv moves in seed 001's multi-tower program, on four
-//     virtual GPUs (towers on GPU:2 and GPU:3, the sum on the CPU).
+//     virtual GPUs (towers on GPU:2 and GPU:3, the sum on the CPU);
 //   - planning a training step of a 10,000-node model (towers on two virtual
-//     GPUs, tower_model.h), for the record: after the initializer's run has
-//     placed the whole graph, the step's first run prunes and rewrites it for
-//     its feeds and fetches, partitions it and makes the kernels the
-//     initializer's run did not.
+//     GPUs, tower_model.h): after the initializer's run has placed the whole
+//     graph, the step's first run prunes and rewrites it for its feeds and
+//     fetches, partitions it and makes the kernels the initializer's run did
+//     not.
 // Usage: device_bench [--quick]
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "minitf/device/api.h"
 #include "minitf/graph/api.h"
 #include "minitf/tensor/api.h"
+#include "results.h"
 #include "timing.h"
 #include "tower_model.h"
 
@@ -38,13 +37,17 @@ namespace {
 
 using tf::bench::BestSeconds;
 using tf::bench::DoNotOptimize;
+using tf::bench::Fixed;
+using tf::bench::Median;
+using tf::bench::MedianRange;
+using tf::bench::Results;
 
 constexpr int kChain = 1000;
 
 // --8<-- [start:overhead]
 // y = ((x + 1) + 1) + ...: chapter 2's chain of 1,000 tiny adds, run by
 // both sessions on the same graph.
-void BenchOverhead(bool quick) {
+bool BenchOverhead(bool quick, Results* results) {
   auto graph = std::make_shared<tf::Graph>();
   tf::graph_scope use(*graph);
   tf::Output x = tf::placeholder(tf::float32, {1}, "x");
@@ -63,28 +66,34 @@ void BenchOverhead(bool quick) {
     if (!s->Run(feeds, {y.name()}, {}, &out).ok()) std::abort();  // plans
   }
   const int reps = quick ? 20 : 200;
-  double t_local = 1e30, t_direct = 1e30;
-  for (int round = 0; round < 3; ++round) {  // interleaved against drift
-    t_local = std::min(t_local, BestSeconds(reps, [&] {
+  const int rounds = quick ? 2 : 7;
+  std::vector<double> local_us, direct_us;        // per op, one figure a round
+  for (int round = 0; round < rounds; ++round) {  // in turn, against drift
+    local_us.push_back(1e6 / kChain * BestSeconds(reps, [&] {
                          local.Run(feeds, {y.name()}, {}, &out).ok();
                          DoNotOptimize(out[0].data<float>()[0]);
                        }));
-    t_direct = std::min(t_direct, BestSeconds(reps, [&] {
+    direct_us.push_back(1e6 / kChain * BestSeconds(reps, [&] {
                           direct->Run(feeds, {y.name()}, {}, &out).ok();
                           DoNotOptimize(out[0].data<float>()[0]);
                         }));
   }
   // --8<-- [end:overhead]
-  const double local_us = t_local * 1e6 / kChain;
-  const double direct_us = t_direct * 1e6 / kChain;
-  std::printf("\nper-op overhead: a chain of %d adds on 1-element tensors\n",
-              kChain);
-  std::printf("  result check: %g (expect %d)\n", out[0].data<float>()[0],
-              kChain);
-  std::printf("  LocalSession (chapter 2)  : %7.3f us/op\n", local_us);
-  std::printf("  DirectSession (chapter 4) : %7.3f us/op\n", direct_us);
-  std::printf("  ratio direct / local      : %7.2f   (target <= 1.5)\n",
-              direct_us / local_us);
+  if (out[0].data<float>()[0] != kChain) {
+    std::fprintf(stderr, "device_bench: the chain of adds gave %g, not %d\n",
+                 out[0].data<float>()[0], kChain);
+    return false;
+  }
+  results->Table("Cost per op on a cached plan: a chain of " +
+                     std::to_string(kChain) + " adds on 1-element tensors",
+                 {"session", "µs per op", "against chapter 2's"});
+  results->Row({"LocalSession (chapter 2)", MedianRange(local_us, 3), "1.00"});
+  results->Row({"DirectSession (chapter 4)", MedianRange(direct_us, 3),
+                Fixed(Median(direct_us) / Median(local_us), 2)});
+  results->Note("Median (range) over " + std::to_string(rounds) +
+                " rounds, the two sessions in turn, each round the best of " +
+                std::to_string(reps) + " runs of the chain.");
+  return true;
 }
 
 // Two chains x <- x * w of `length` 1024x1024 matmuls, the first on
@@ -105,7 +114,7 @@ std::vector<tf::Output> MatMulChains(int length) {
 }
 
 // --8<-- [start:two_devices]
-void BenchTwoDevices(bool quick) {
+void BenchTwoDevices(bool quick, Results* results) {
   const int length = quick ? 2 : 6;
   auto graph = std::make_shared<tf::Graph>();
   tf::graph_scope use(*graph);
@@ -133,38 +142,38 @@ void BenchTwoDevices(bool quick) {
   one_device_intra_op.config.intra_op_parallelism_threads = 2;
 
   const int reps = quick ? 2 : 5;
-  double seconds[4];
+  std::vector<double> ms[4];  // one figure a run, per configuration
   const tf::SessionOptions* configs[4] = {
       &one_device, &two_devices, &one_device_parallel, &one_device_intra_op};
   for (int c = 0; c < 4; ++c) {
     auto session = tf::DirectSession::Create(*configs[c], graph).value();
     std::vector<tf::Tensor> out;
     if (!session->Run({}, fetches, {}, &out).ok()) std::abort();
-    seconds[c] = BestSeconds(reps, [&] {
-      session->Run({}, fetches, {}, &out).ok();
-      DoNotOptimize(out[0].data<float>()[0]);
-    });
+    for (int r = 0; r < reps; ++r) {
+      ms[c].push_back(1e3 * BestSeconds(1, [&] {
+                        session->Run({}, fetches, {}, &out).ok();
+                        DoNotOptimize(out[0].data<float>()[0]);
+                      }));
+    }
   }
   // --8<-- [end:two_devices]
-  std::printf(
-      "\ntwo independent chains of %d matmuls 1024x1024, %u hardware "
-      "threads\n",
-      length, std::thread::hardware_concurrency());
-  std::printf("  one device, one op at a time       : %8.1f ms\n",
-              seconds[0] * 1e3);
-  std::printf("  two CPU devices ({\"CPU\": 2})        : %8.1f ms\n",
-              seconds[1] * 1e3);
-  std::printf(
-      "  speed-up of two devices            : %8.2f   (target >= 1.6)\n",
-      seconds[0] / seconds[1]);
-  std::printf("  one device, 2 inter-op threads     : %8.1f ms (%.2fx)\n",
-              seconds[2] * 1e3, seconds[0] / seconds[2]);
-  std::printf("  one device, 2 intra-op threads     : %8.1f ms (%.2fx)\n",
-              seconds[3] * 1e3, seconds[0] / seconds[3]);
+  results->Table("Two independent chains of " + std::to_string(length) +
+                     " matrix products 1024×1024",
+                 {"configuration", "ms a run", "speed-up"});
+  const char* labels[4] = {
+      "one device, one op at a time", "two CPU devices ({\"CPU\": 2})",
+      "one device, 2 inter-op threads", "one device, 2 intra-op threads"};
+  for (int c = 0; c < 4; ++c) {
+    results->Row({labels[c], MedianRange(ms[c], 1),
+                  Fixed(Median(ms[0]) / Median(ms[c]), 2) + "×"});
+  }
+  results->Note("Median (range) over " + std::to_string(reps) +
+                " runs per configuration; speed-up: against the first row's "
+                "median. Each product on one thread but in the last row.");
 }
 
 // --8<-- [start:tower_bytes]
-void BenchTowerBytes() {
+void BenchTowerBytes(Results* results) {
   auto graph = std::make_shared<tf::Graph>();
   tf::graph_scope use(*graph);
   std::vector<tf::Output> c;
@@ -185,15 +194,24 @@ void BenchTowerBytes() {
   std::vector<tf::Tensor> out;
   if (!session->Run({}, {sum.name()}, {}, &out).ok()) std::abort();
   // --8<-- [end:tower_bytes]
-  std::printf("\nseed 001's tower program on 4 virtual GPUs: one run\n");
-  std::printf("  result: %s\n", out[0].ToString().c_str());
+  std::printf("seed 001's towers on 4 virtual GPUs: %s\n",
+              out[0].ToString().c_str());
+  results->Table(
+      "What Send/Recv moves in one run of seed 001's towers, on 4 "
+      "virtual GPUs",
+      {"from", "to", "tensors", "bytes", "bytes copied"});
+  auto short_name = [](const std::string& device) {
+    return device.substr(device.rfind("device:") + 7);
+  };
   for (const auto& [pair, record] : session->GetTransferStats()) {
-    std::printf("  %s -> %s: %lld tensor(s), %lld bytes, %lld copied\n",
-                pair.first.c_str(), pair.second.c_str(),
-                static_cast<long long>(record.tensors),
-                static_cast<long long>(record.bytes),
-                static_cast<long long>(record.bytes_copied));
+    results->Row({short_name(pair.first), short_name(pair.second),
+                  std::to_string(record.tensors), std::to_string(record.bytes),
+                  std::to_string(record.bytes_copied)});
   }
+  results->Note(
+      "Devices by type and index, in /job:localhost/replica:0/"
+      "task:0. CPU:0 to itself: the fetched sum, handed to the "
+      "client.");
 }
 
 // --8<-- [start:planning]
@@ -201,7 +219,7 @@ void BenchTowerBytes() {
 // and cuts the graph and makes its kernels and executors; later runs reuse
 // the plan. The difference is the planning. (Here the initializer's run has
 // already placed every node, and made the kernels of the nodes it ran.)
-void BenchPlanning() {
+bool BenchPlanning(bool quick, Results* results) {
   auto graph = std::make_shared<tf::Graph>();
   std::vector<tf::Operation> train_ops;
   tf::Output loss = tf::bench::BuildTowerModel(graph.get(), 2, &train_ops);
@@ -216,30 +234,38 @@ void BenchPlanning() {
       {"x:0", tf::Tensor(tf::float32, tf::TensorShape({1, 4}))}};
   tf::SessionOptions options;
   options.config.gpu_options.virtual_gpus = 2;
-  auto session = tf::DirectSession::Create(options, graph).value();
-  std::vector<tf::Tensor> out;
-  tf::Status status = session->Run({}, {}, {init.name()}, &out);
-  const double first = BestSeconds(
-      1, [&] { status = session->Run(feeds, {loss.name()}, targets, &out); });
-  if (!status.ok()) {
-    std::printf("planning failed: %s\n", status.ToString().c_str());
-    return;
+  const int sessions = quick ? 1 : 5;
+  std::vector<double> first_ms, cached_ms, planning_ms;
+  for (int s = 0; s < sessions; ++s) {
+    auto session = tf::DirectSession::Create(options, graph).value();
+    std::vector<tf::Tensor> out;
+    tf::Status status = session->Run({}, {}, {init.name()}, &out);
+    const double first = BestSeconds(
+        1, [&] { status = session->Run(feeds, {loss.name()}, targets, &out); });
+    if (!status.ok()) {
+      std::fprintf(stderr, "device_bench: planning failed: %s\n",
+                   status.ToString().c_str());
+      return false;
+    }
+    const double cached = BestSeconds(
+        3, [&] { session->Run(feeds, {loss.name()}, targets, &out).ok(); });
+    first_ms.push_back(first * 1e3);
+    cached_ms.push_back(cached * 1e3);
+    planning_ms.push_back((first - cached) * 1e3);
   }
-  const double cached = BestSeconds(
-      3, [&] { session->Run(feeds, {loss.name()}, targets, &out).ok(); });
   // --8<-- [end:planning]
-  std::printf(
-      "\nplanning a training step of a %d-node model on CPU:0 and 2 "
-      "virtual GPUs\n",
-      graph->num_nodes());
-  std::printf(
-      "  first run (rewrite, partition, kernels, run)  : %7.1f ms\n"
-      "    (the initializer's run before it placed the graph)\n",
-      first * 1e3);
-  std::printf("  a run on the cached plan                      : %7.1f ms\n",
-              cached * 1e3);
-  std::printf("  planning, the difference                      : %7.1f ms\n",
-              (first - cached) * 1e3);
+  results->Table("A training step of a " + std::to_string(graph->num_nodes()) +
+                     "-node model on CPU:0 and 2 virtual GPUs, after the "
+                     "initializer's run has placed it",
+                 {"run", "ms"});
+  results->Row({"the step's first run (rewrite, partition, kernels, run)",
+                MedianRange(first_ms, 1)});
+  results->Row({"a run on the cached plan", MedianRange(cached_ms, 1)});
+  results->Row({"planning, the difference", MedianRange(planning_ms, 1)});
+  results->Note("Median (range) over " + std::to_string(sessions) +
+                (sessions == 1 ? " fresh session" : " fresh sessions") +
+                "; a cached run is the best of three.");
+  return true;
 }
 
 }  // namespace
@@ -247,9 +273,10 @@ void BenchPlanning() {
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   tf::kernels::SetNumThreads(1);
-  BenchOverhead(quick);
-  BenchTwoDevices(quick);
-  BenchTowerBytes();
-  BenchPlanning();
-  return 0;
+  Results results("device_bench", argc, argv);
+  if (!BenchOverhead(quick, &results)) return 1;
+  BenchTwoDevices(quick, &results);
+  BenchTowerBytes(&results);
+  if (!BenchPlanning(quick, &results)) return 1;
+  return results.Finish();
 }

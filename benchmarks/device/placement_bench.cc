@@ -1,5 +1,5 @@
 // How long the placer and the partitioner take on a 10,000-node graph,
-// measured in one run.
+// and a session's first runs on it.
 //
 // The graph is a model of the kind the course builds, scaled up: towers of
 // dense layers, each layer a variable (VariableV2, its initial value, its
@@ -9,27 +9,31 @@
 // That gives the placer every kind of work it has: colocation groups by
 // reference edges and by `_class`, device requests, unconstrained ops and
 // generators for the second pass. The placed graph is then cut into one
-// graph per device, with a _Send/_Recv pair per crossing tensor. Target:
-// placement and partitioning under 100 ms for 10,000 nodes.
+// graph per device, with a _Send/_Recv pair per crossing tensor.
 //
 // TensorFlow has no timer for its placer or partitioner alone: they run
 // inside a session's first run. So this also times what can be compared
 // with TensorFlow (benchmarks/device/compare.sh runs tf_placement.py, which
-// does the same there): a DirectSession on three CPU devices, the towers on
-// CPU:1 and CPU:2 (a CPU-only TensorFlow has no GPUs, virtual or not), and
+// does the same there, and hands its lines over with --tf FILE): a
+// DirectSession on three CPU devices, the towers on CPU:1 and CPU:2 (a
+// CPU-only TensorFlow has no GPUs, virtual or not), and
 //   - the first run of a fresh session, the initializer's, less a run on
 //     its cached plan: placing the whole graph, then pruning, cutting and
 //     making the kernels of the initializer's part of it;
 //   - the first run of a training step after it, less a cached run: the
 //     step's pruning, cutting and kernels (every node is placed already).
-// The last lines are machine-readable:
-//   placement_ms <ms>, partition_ms <ms>,
-//   session_first_run_ms init <ms>, session_first_run_ms step <ms>
-// Usage: placement_bench [--quick]
+// The tables go to results/placement_bench.md (benchmarks/tensor/results.h).
+// The lines of --tf FILE are tf_placement.py's:
+//   tf_version <version>    tf_nodes <count>
+//   tf_first_run_ms <init|step|init_no_grappler|step_no_grappler> <ms...>
+// Usage: placement_bench [--quick] [--tf FILE] [--command TEXT]
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +43,7 @@
 #include "minitf/device/device_set.h"
 #include "minitf/device/graph_partition.h"
 #include "minitf/device/placer.h"
+#include "results.h"
 #include "timing.h"
 #include "tower_model.h"
 
@@ -51,8 +56,9 @@ constexpr int kGpus = 2;
 // --8<-- [start:first_run]
 // The planning of a fresh DirectSession's first two signatures, on three CPU
 // devices: each one's first run less the best of three runs on its cached
-// plan, best over `sessions` fresh sessions. False when a run fails.
-bool SessionPlanning(int sessions, double* init_ms, double* step_ms) {
+// plan, once per fresh session, `sessions` times. False when a run fails.
+bool SessionPlanning(int sessions, std::vector<double>* init_ms,
+                     std::vector<double>* step_ms) {
   auto graph = std::make_shared<tf::Graph>();
   std::vector<tf::Operation> train_ops;
   const tf::Output loss = tf::bench::BuildTowerModel(
@@ -68,7 +74,6 @@ bool SessionPlanning(int sessions, double* init_ms, double* step_ms) {
       {"x:0", tf::Tensor(tf::float32, tf::TensorShape({1, 4}))}};
   tf::SessionOptions options;
   options.config.device_count["CPU"] = kGpus + 1;
-  *init_ms = *step_ms = 1e30;
   for (int s = 0; s < sessions; ++s) {
     auto session = tf::DirectSession::Create(options, graph);
     if (!session.ok()) return false;
@@ -92,17 +97,75 @@ bool SessionPlanning(int sessions, double* init_ms, double* step_ms) {
       step_cached = std::min(step_cached, run(feeds, {loss.name()}, targets));
     }
     if (!ok) return false;
-    *init_ms = std::min(*init_ms, (init_first - init_cached) * 1e3);
-    *step_ms = std::min(*step_ms, (step_first - step_cached) * 1e3);
+    init_ms->push_back((init_first - init_cached) * 1e3);
+    step_ms->push_back((step_first - step_cached) * 1e3);
   }
   return true;
 }
 // --8<-- [end:first_run]
 
+// tf_placement.py's figures: its version, its graph's node count, and the
+// milliseconds of each session per figure.
+struct TfFigures {
+  std::string version;
+  std::string nodes;
+  std::map<std::string, std::vector<double>> ms;
+
+  static bool Read(const std::string& path, TfFigures* tf_figures) {
+    std::ifstream in(path);
+    if (!in) return false;
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream words(line);
+      std::string kind;
+      words >> kind;
+      if (kind == "tf_version") {
+        words >> tf_figures->version;
+      } else if (kind == "tf_nodes") {
+        words >> tf_figures->nodes;
+      } else if (kind == "tf_first_run_ms") {
+        std::string what;
+        words >> what;
+        for (double v; words >> v;) tf_figures->ms[what].push_back(v);
+      }
+    }
+    return true;
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;
+  std::string tf_path;
+  std::vector<std::string> command;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else if (std::strcmp(argv[i], "--tf") == 0 && i + 1 < argc) {
+      tf_path = argv[++i];
+    } else if (std::strcmp(argv[i], "--command") == 0 && i + 1 < argc) {
+      std::istringstream words(argv[++i]);
+      for (std::string w; words >> w;) command.push_back(w);
+    } else {
+      std::fprintf(stderr,
+                   "usage: placement_bench [--quick] [--tf FILE] "
+                   "[--command TEXT]\n");
+      return 2;
+    }
+  }
+  TfFigures tf_figures;
+  if (!tf_path.empty() && !TfFigures::Read(tf_path, &tf_figures)) {
+    std::fprintf(stderr, "placement_bench: cannot read %s\n", tf_path.c_str());
+    return 1;
+  }
+  std::vector<char*> recorded_argv;
+  for (std::string& w : command) recorded_argv.push_back(w.data());
+  tf::bench::Results results(
+      "placement_bench",
+      command.empty() ? argc : static_cast<int>(recorded_argv.size()),
+      command.empty() ? argv : recorded_argv.data());
+
   tf::SessionOptions options;
   options.config.gpu_options.virtual_gpus = kGpus;
   auto mgr = tf::DeviceMgr::Create(options);
@@ -118,14 +181,19 @@ int main(int argc, char** argv) {
   tf::Graph graph;
   tf::bench::BuildTowerModel(&graph, kGpus);
 
+  const int reps = quick ? 3 : 15;
   // --8<-- [start:measure]
   // Each repetition places the graph from scratch: a node that already has a
   // device would be kept as it is, at almost no cost.
   tf::Status status;
-  const double seconds = tf::bench::BestSeconds(quick ? 3 : 15, [&] {
-    for (tf::Node* n : graph.nodes()) n->set_assigned_device("");
-    status = tf::Place(&graph, devices);
-  });
+  std::vector<double> place_ms;
+  for (int r = 0; r < reps && status.ok(); ++r) {
+    place_ms.push_back(1e3 * tf::bench::BestSeconds(1, [&] {
+                         for (tf::Node* n : graph.nodes())
+                           n->set_assigned_device("");
+                         status = tf::Place(&graph, devices);
+                       }));
+  }
   // --8<-- [end:measure]
   if (!status.ok()) {
     std::fprintf(stderr, "placement_bench: %s\n", status.ToString().c_str());
@@ -137,14 +205,18 @@ int main(int argc, char** argv) {
     return devices.FindDeviceByName(name)->attributes().incarnation;
   };
   size_t num_partitions = 0;
-  const double partition_seconds = tf::bench::BestSeconds(quick ? 3 : 15, [&] {
-    auto partitions = tf::Partition(graph, partition_options);
-    if (!partitions.ok()) {
-      status = partitions.status();
-      return;
-    }
-    num_partitions = partitions->size();
-  });
+  std::vector<double> partition_ms;
+  for (int r = 0; r < reps && status.ok(); ++r) {
+    partition_ms.push_back(1e3 * tf::bench::BestSeconds(1, [&] {
+                             auto partitions =
+                                 tf::Partition(graph, partition_options);
+                             if (!partitions.ok()) {
+                               status = partitions.status();
+                               return;
+                             }
+                             num_partitions = partitions->size();
+                           }));
+  }
   // --8<-- [end:partition]
   if (!status.ok()) {
     std::fprintf(stderr, "placement_bench: %s\n", status.ToString().c_str());
@@ -154,32 +226,76 @@ int main(int argc, char** argv) {
   for (const tf::Node* n : graph.nodes()) {
     on_gpu += n->assigned_device().find("GPU") != std::string::npos;
   }
-  std::printf("placement of a %d-node graph on CPU:0 and %d virtual GPUs\n",
-              graph.num_nodes(), kGpus);
-  std::printf("  %d nodes on GPUs, %d on the CPU\n", on_gpu,
-              graph.num_nodes() - on_gpu);
-  std::printf("  placement, best time   : %7.2f ms\n", seconds * 1e3);
-  std::printf("  partitioning into %zu graphs, best time: %7.2f ms\n",
-              num_partitions, partition_seconds * 1e3);
-  std::printf("  together               : %7.2f ms (target: under 100 ms)\n",
-              (seconds + partition_seconds) * 1e3);
-  double init_ms = 0, step_ms = 0;
-  if (!SessionPlanning(quick ? 1 : 3, &init_ms, &step_ms)) {
+  std::vector<double> together_ms;
+  for (int r = 0; r < reps; ++r) {
+    together_ms.push_back(place_ms[r] + partition_ms[r]);
+  }
+  results.Table(
+      "Placing and partitioning a " + std::to_string(graph.num_nodes()) +
+          "-node model on CPU:0 and " + std::to_string(kGpus) + " virtual GPUs",
+      {"step", "ms"});
+  results.Row({"placement (" + std::to_string(on_gpu) + " nodes on GPUs, " +
+                   std::to_string(graph.num_nodes() - on_gpu) + " on the CPU)",
+               tf::bench::MedianRange(place_ms, 2)});
+  results.Row(
+      {"partitioning into " + std::to_string(num_partitions) + " graphs",
+       tf::bench::MedianRange(partition_ms, 2)});
+  results.Row({"together", tf::bench::MedianRange(together_ms, 2)});
+  results.Note("Median (range) over " + std::to_string(reps) +
+               " repetitions, each from an unplaced graph.");
+
+  std::vector<double> init_ms, step_ms;
+  const int sessions = quick ? 1 : 5;
+  if (!SessionPlanning(sessions, &init_ms, &step_ms)) {
     std::fprintf(stderr, "placement_bench: a DirectSession run failed\n");
     return 1;
   }
-  std::printf(
-      "the same model on CPU:0, CPU:1 and CPU:2, a DirectSession's first "
-      "runs less cached ones\n");
-  std::printf(
-      "  initializer's run (places the graph, plans its part): %7.2f ms\n",
-      init_ms);
-  std::printf(
-      "  training step's run (plans the step)                : %7.2f ms\n",
-      step_ms);
-  std::printf("\nplacement_ms %.3f\n", seconds * 1e3);
-  std::printf("partition_ms %.3f\n", partition_seconds * 1e3);
-  std::printf("session_first_run_ms init %.3f\n", init_ms);
-  std::printf("session_first_run_ms step %.3f\n", step_ms);
-  return 0;
+  const std::string tf_name = "TensorFlow " + tf_figures.version;
+  const bool have_tf = !tf_figures.ms.empty();
+  std::vector<std::string> columns = {"first run less a cached run", "minitf"};
+  if (have_tf) {
+    columns.insert(columns.end(),
+                   {tf_name, "minitf faster by", tf_name + ", Grappler off",
+                    "minitf faster by"});
+  }
+  results.Table(
+      "A session's first runs on the same model on CPU:0, CPU:1 and CPU:2, "
+      "less runs on the cached plan, ms",
+      columns);
+  auto row = [&](const std::string& label, const std::vector<double>& minitf,
+                 const std::string& key) {
+    std::vector<std::string> cells = {label, tf::bench::MedianRange(minitf, 2)};
+    if (have_tf) {
+      for (const std::string& k : {key, key + "_no_grappler"}) {
+        const std::vector<double>& peer = tf_figures.ms[k];
+        if (peer.empty()) {
+          cells.insert(cells.end(), {"—", "—"});
+          continue;
+        }
+        cells.push_back(tf::bench::MedianRange(peer, 2));
+        cells.push_back(
+            tf::bench::Fixed(
+                tf::bench::Median(peer) / tf::bench::Median(minitf), 1) +
+            "×");
+      }
+    }
+    results.Row(cells);
+  };
+  row("initializer's run (places the graph, plans its part)", init_ms, "init");
+  row("training step's run (plans the step)", step_ms, "step");
+  results.Note("Median (range) over " + std::to_string(sessions) +
+               (sessions == 1 ? " fresh session" : " fresh sessions") +
+               "; each cached run the best of three. minitf's "
+               "graph has " +
+               std::to_string(graph.num_nodes()) + " nodes" +
+               (have_tf ? ", TensorFlow's " + tf_figures.nodes +
+                              " (both add towers until 10,000)"
+                        : "") +
+               ".");
+  if (!have_tf) {
+    results.Note(
+        "TensorFlow not measured: benchmarks/device/compare.sh times it "
+        "beside minitf once scripts/peers.sh has installed it.");
+  }
+  return results.Finish();
 }

@@ -13,19 +13,23 @@ has no timer for those steps alone, so the figures are:
   - step: the first run of a training step after that, less a cached run:
     pruning, Grappler, partitioning and kernels for the step (the graph is
     placed already).
-Each is the best over several fresh sessions; a cached run is the best of
-three. Measured twice: with TensorFlow's default options, and with Grappler
-turned off (minitf has no graph optimizer of the kind). Prints, last,
-machine-readable lines:
-  tf_first_run_ms init <ms>            (default options)
-  tf_first_run_ms step <ms>
-  tf_first_run_ms init_no_grappler <ms>
-  tf_first_run_ms step_no_grappler <ms>
+Each is measured once per fresh session, in several sessions; a cached run
+is the best of three. Measured twice: with TensorFlow's default options, and
+with Grappler turned off (minitf has no graph optimizer of the kind).
+Prints, last, machine-readable lines that compare.sh hands to
+placement_bench --tf, which puts them in its table:
+  tf_version <version>
+  tf_nodes <the graph's node count>
+  tf_first_run_ms init <ms of each session...>      (default options)
+  tf_first_run_ms step <ms...>
+  tf_first_run_ms init_no_grappler <ms...>
+  tf_first_run_ms step_no_grappler <ms...>
 Usage: <peers' python> tf_placement.py [--quick]
 """
 import os
 import sys
 import time
+from statistics import median
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -74,24 +78,24 @@ def seconds(fn):
 
 
 def first_runs(graph, loss, train_ops, init, config, sessions):
-    """The best init and step figures over `sessions` fresh sessions, in
+    """The init and step figures of `sessions` fresh sessions, in
     seconds."""
     feeds = {graph.get_tensor_by_name("x:0"): np.zeros([1, 4], np.float32)}
-    best_init = best_step = float("inf")
+    inits, steps = [], []
     for _ in range(sessions):
         with tf.Session(graph=graph, config=config) as sess:
             first = seconds(lambda: sess.run(init))
             cached = min(seconds(lambda: sess.run(init)) for _ in range(3))
-            best_init = min(best_init, first - cached)
+            inits.append(first - cached)
             step = lambda: sess.run([loss, train_ops], feeds)  # noqa: E731
             first = seconds(step)
             cached = min(seconds(step) for _ in range(3))
-            best_step = min(best_step, first - cached)
-    return best_init, best_step
+            steps.append(first - cached)
+    return inits, steps
 
 
 def main():
-    sessions = 1 if "--quick" in sys.argv else 3
+    sessions = 1 if "--quick" in sys.argv else 5
     graph = tf.Graph()
     with graph.as_default():
         loss, train_ops, init = build()
@@ -107,13 +111,16 @@ def main():
                          ("Grappler off", (bare_init_s, bare_step_s))):
         print(f"  {what}:")
         print(f"    initializer's run (places the graph, plans its part):"
-              f" {i * 1e3:7.2f} ms")
+              f" {median(i) * 1e3:7.2f} ms")
         print(f"    training step's run (plans the step)                :"
-              f" {s * 1e3:7.2f} ms")
-    print(f"tf_first_run_ms init {init_s * 1e3:.3f}")
-    print(f"tf_first_run_ms step {step_s * 1e3:.3f}")
-    print(f"tf_first_run_ms init_no_grappler {bare_init_s * 1e3:.3f}")
-    print(f"tf_first_run_ms step_no_grappler {bare_step_s * 1e3:.3f}")
+              f" {median(s) * 1e3:7.2f} ms")
+    print(f"tf_version {tf.__version__}")
+    print(f"tf_nodes {nodes}")
+    for what, values in (("init", init_s), ("step", step_s),
+                         ("init_no_grappler", bare_init_s),
+                         ("step_no_grappler", bare_step_s)):
+        print(f"tf_first_run_ms {what} "
+              + " ".join(f"{v * 1e3:.3f}" for v in values))
 
 
 if __name__ == "__main__":

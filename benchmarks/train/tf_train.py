@@ -17,14 +17,18 @@ graph optimizations (Grappler on). A training step is run through
 sess.make_callable(train_step, [x, y_]), TensorFlow's handle to one cached
 signature, fed with NumPy arrays made before the clock starts.
 
-Each timed window starts from freshly initialised variables; the figure is
-the best window's examples per second. Prints, last, machine-readable lines:
-  tf_examples_per_s <model> <threads> <examples/s>
+Each timed window starts from freshly initialised variables. Prints, last,
+machine-readable lines that compare.sh hands to train_bench --peers, which
+puts them in its table:
+  peer tf <name>
+  peer_setup tf <how it ran>
+  examples_per_s tf <model> <threads> <examples/s of each window...>
 Usage: <peers' python> tf_train.py [--quick] [--threads N]
 """
 import argparse
 import os
 import time
+from statistics import median
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -85,15 +89,15 @@ def examples_per_second(build, threads, data, windows, steps):
         sess.run(init)
         for i in range(20):  # Plans the run; warms the caches.
             step(xs[i % pool], ys[i % pool])
-        best = float("inf")
+        rates = []
         for _ in range(windows):
             sess.run(init)
             start = time.perf_counter()
             for i in range(steps):
                 step(xs[i % pool], ys[i % pool])
-            best = min(best, time.perf_counter() - start)
+            rates.append(steps * BATCH / (time.perf_counter() - start))
         last_loss = sess.run(loss, {x: xs[0], y_: ys[0]})
-    return steps * BATCH / best, last_loss
+    return rates, last_loss
 
 
 def onednn():
@@ -112,18 +116,23 @@ def main():
 
     print(f"TensorFlow {tf.__version__} graph mode, {args.threads} intra-op and"
           f" inter-op thread(s), oneDNN {'on' if onednn() else 'off'}")
-    softmax_rate, loss = examples_per_second(softmax_regression, args.threads,
-                                             data, windows,
-                                             200 if args.quick else 2000)
-    print(f"  softmax regression, GD 0.1  : {softmax_rate:10.0f} examples/s"
-          f"  (loss {loss:.3f})")
-    mlp_rate, loss = examples_per_second(mlp, args.threads, data, windows,
-                                         20 if args.quick else 300)
-    print(f"  MLP 784-256-10, Adam 0.001  : {mlp_rate:10.0f} examples/s"
-          f"  (loss {loss:.3f})")
-    print()
-    print(f"tf_examples_per_s softmax {args.threads} {softmax_rate:.0f}")
-    print(f"tf_examples_per_s mlp {args.threads} {mlp_rate:.0f}")
+    softmax_rates, loss = examples_per_second(softmax_regression, args.threads,
+                                              data, windows,
+                                              200 if args.quick else 2000)
+    print(f"  softmax regression, GD 0.1  : {median(softmax_rates):10.0f}"
+          f" examples/s  (loss {loss:.3f})")
+    mlp_rates, loss = examples_per_second(mlp, args.threads, data, windows,
+                                          20 if args.quick else 300)
+    print(f"  MLP 784-256-10, Adam 0.001  : {median(mlp_rates):10.0f}"
+          f" examples/s  (loss {loss:.3f})")
+    print(f"peer tf TensorFlow {tf.__version__}")
+    print("peer_setup tf graph mode (tf.compat.v1), a training step run"
+          " through sess.make_callable, intra-op and inter-op threads as"
+          " many as minitf's, default graph optimizations, oneDNN"
+          f" {'on' if onednn() else 'off'}")
+    for model, rates in (("softmax", softmax_rates), ("mlp", mlp_rates)):
+        print(f"examples_per_s tf {model} {args.threads} "
+              + " ".join(f"{r:.0f}" for r in rates))
 
 
 if __name__ == "__main__":

@@ -10,13 +10,17 @@ random data and timing, so that the ratio of the two is the engines' alone.
                       (stddev 0.05, cut at two), biases zero, Adam at 0.001
                       with TensorFlow's beta1, beta2 and epsilon.
 
-Each timed window starts from freshly initialised parameters; the figure is
-the best window's examples per second. Prints, last, machine-readable lines:
-  torch_examples_per_s <model> <threads> <examples/s>
+Each timed window starts from freshly initialised parameters. Prints, last,
+machine-readable lines that compare.sh hands to train_bench --peers, which
+puts them in its table:
+  peer torch <name>
+  peer_setup torch <how it ran>
+  examples_per_s torch <model> <threads> <examples/s of each window...>
 Usage: <peers' python> torch_train.py [--quick] [--threads N]   (scripts/peers.sh)
 """
 import argparse
 import time
+from statistics import median
 
 import torch
 import torch.nn.functional as F
@@ -97,17 +101,17 @@ def examples_per_second(loss_fn, optimizer_for_window, init, data, windows,
     init()
     for _ in range(20):  # Warms the caches and the allocator.
         step()
-    best = float("inf")
+    rates = []
     for _ in range(windows):
         init()
         state["opt"] = optimizer_for_window()
         start = time.perf_counter()
         for _ in range(steps):
             step()
-        best = min(best, time.perf_counter() - start)
+        rates.append(steps * BATCH / (time.perf_counter() - start))
     with torch.no_grad():
         last_loss = loss_fn(xs[0], ys[0]).item()
-    return steps * BATCH / best, last_loss
+    return rates, last_loss
 
 
 def blas():
@@ -132,19 +136,22 @@ def main():
     print(f"PyTorch {torch.__version__}, {torch.get_num_threads()} thread(s),"
           f" BLAS: {blas()}")
     loss_fn, opt, init = softmax_regression()
-    softmax_rate, loss = examples_per_second(loss_fn, lambda: opt, init, data,
-                                             windows,
-                                             200 if args.quick else 2000)
-    print(f"  softmax regression, SGD 0.1 : {softmax_rate:10.0f} examples/s"
-          f"  (loss {loss:.3f})")
+    softmax_rates, loss = examples_per_second(loss_fn, lambda: opt, init,
+                                              data, windows,
+                                              200 if args.quick else 2000)
+    print(f"  softmax regression, SGD 0.1 : {median(softmax_rates):10.0f}"
+          f" examples/s  (loss {loss:.3f})")
     loss_fn, make_opt, init = mlp()
-    mlp_rate, loss = examples_per_second(loss_fn, make_opt, init, data,
-                                         windows, 20 if args.quick else 300)
-    print(f"  MLP 784-256-10, Adam 0.001  : {mlp_rate:10.0f} examples/s"
-          f"  (loss {loss:.3f})")
-    print()
-    print(f"torch_examples_per_s softmax {args.threads} {softmax_rate:.0f}")
-    print(f"torch_examples_per_s mlp {args.threads} {mlp_rate:.0f}")
+    mlp_rates, loss = examples_per_second(loss_fn, make_opt, init, data,
+                                          windows, 20 if args.quick else 300)
+    print(f"  MLP 784-256-10, Adam 0.001  : {median(mlp_rates):10.0f}"
+          f" examples/s  (loss {loss:.3f})")
+    print(f"peer torch PyTorch {torch.__version__.split('+')[0]}")
+    print("peer_setup torch eager mode with autograd, torch.set_num_threads"
+          f" as many as minitf's threads, BLAS: {blas()}")
+    for model, rates in (("softmax", softmax_rates), ("mlp", mlp_rates)):
+        print(f"examples_per_s torch {model} {args.threads} "
+              + " ".join(f"{r:.0f}" for r in rates))
 
 
 if __name__ == "__main__":

@@ -11,32 +11,35 @@
 // forward pass, the gradients, the update and the Session around them. Each
 // timed window starts from freshly initialised variables, so no window
 // trains a model that has drifted far from where the chapter's programs
-// start. The figure is the best window's rate.
+// start. A figure is the median of the windows' rates, with their range.
 //
-// Also timed, for the record: building the MLP's gradient graph with
-// tf::gradients (no session involved).
+// Then: what a second thread gives the MLP, against what it gives a plain
+// Eigen GEMM of the step's five matrix products (the work that splits best),
+// both at 1 and 2 threads, windows of the two thread counts taken in turn so
+// that a change in the machine's load falls on both. And the time
+// tf::gradients takes to build the MLP's backward graph.
 //
-// With --scaling, instead: what a second thread gives the MLP, against what
-// it gives a plain Eigen GEMM of the step's five matrix products (the work
-// that splits best), both measured here at 1 and 2 threads, windows of the
-// two thread counts taken in turn so that a change in the machine's load
-// falls on both.
-//
-// benchmarks/train/compare.sh runs this beside the same models in
-// TensorFlow (tf_train.py) and PyTorch (torch_train.py). The last lines are
-// machine-readable:
-//   train_examples_per_s <model> <threads> <examples/s>
-//   gradients_ms <ms>
-// or, with --scaling,
-//   mlp_scaling <minitf speed-up> <Eigen GEMM speed-up> <ratio>
-// Usage: train_bench [--quick] [--threads N | --scaling]
+// benchmarks/train/compare.sh runs the same models in TensorFlow
+// (tf_train.py) and PyTorch (torch_train.py) first and hands their lines to
+// this program with --peers FILE, which puts them beside minitf's in one
+// table (benchmarks/tensor/results.h; results/train_bench.md):
+//   peer <key> <name...>                                 e.g. peer tf
+//   TensorFlow 2.21.0 peer_setup <key> <how it ran...> examples_per_s <key>
+//   <model> <threads> <rate per window...>
+// Usage: train_bench [--quick] [--threads 1,2] [--peers FILE]
+//                    [--command TEXT]
+// --quick: fewer, shorter windows, one thread; --command: the command line
+// the results file names (compare.sh passes its own).
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +47,7 @@
 #include "minitf/graph/api.h"
 #include "minitf/tensor/api.h"
 #include "minitf/train/api.h"
+#include "results.h"
 #include "timing.h"
 
 namespace tf = minitf;
@@ -51,6 +55,9 @@ namespace tf = minitf;
 namespace {
 
 using tf::bench::BestSeconds;
+using tf::bench::Fixed;
+using tf::bench::Median;
+using tf::bench::MedianRange;
 
 constexpr int kBatch = 100;
 constexpr int kPixels = 784;
@@ -165,16 +172,19 @@ class Trainer {
 };
 
 // Trains `model` for `windows` windows of `steps` steps each, every window
-// from fresh variables; returns the best window's examples per second and
+// from fresh variables; returns each window's examples per second and sets
 // the loss after the last step.
-double ExamplesPerSecond(const Model& model, const Batches& data, int windows,
-                         int steps, float* last_loss) {
+std::vector<double> ExamplesPerSecond(const Model& model, const Batches& data,
+                                      int windows, int steps,
+                                      float* last_loss) {
   Trainer trainer(model, data);
-  double best = 1e30;
-  for (int w = 0; w < windows; ++w)
-    best = std::min(best, trainer.Window(steps));
+  std::vector<double> rates;
+  for (int w = 0; w < windows; ++w) {
+    rates.push_back(static_cast<double>(steps) * kBatch /
+                    trainer.Window(steps));
+  }
   *last_loss = trainer.Loss();
-  return static_cast<double>(steps) * kBatch / best;
+  return rates;
 }
 
 // --8<-- [start:eigen_gemm]
@@ -212,24 +222,24 @@ class EigenMlpProducts {
 };
 // --8<-- [end:eigen_gemm]
 
-// The best of `windows` windows of `fn` at 1 thread and at 2, taken in
-// turn; returns {seconds at 1, seconds at 2}.
-std::pair<double, double> OneAndTwoThreads(int windows,
-                                           const std::function<double()>& fn) {
-  double best[2] = {1e30, 1e30};
+// `windows` windows of `fn` at 1 thread and at 2, taken in turn; returns
+// the seconds of each window, {at 1, at 2}.
+std::pair<std::vector<double>, std::vector<double>> OneAndTwoThreads(
+    int windows, const std::function<double()>& fn) {
+  std::vector<double> seconds[2];
   for (int w = 0; w < windows; ++w) {
     for (int t = 1; t <= 2; ++t) {
       tf::kernels::SetNumThreads(t);
-      best[t - 1] = std::min(best[t - 1], fn());
+      seconds[t - 1].push_back(fn());
     }
   }
   tf::kernels::SetNumThreads(1);
-  return {best[0], best[1]};
+  return {seconds[0], seconds[1]};
 }
 
 // What a second thread gives the MLP's training step, and what it gives
-// the step's products alone in plain Eigen; prints both and their ratio.
-void MlpScaling(const Batches& data, bool quick) {
+// the step's products alone in plain Eigen: a table of `results`.
+void MlpScaling(const Batches& data, bool quick, tf::bench::Results* results) {
   const int windows = quick ? 2 : 7;
   const int steps = quick ? 20 : 300;
   tf::Graph graph;
@@ -245,26 +255,42 @@ void MlpScaling(const Batches& data, bool quick) {
       for (int i = 0; i < steps; ++i) products.Step();
     });
   });
-  const double minitf_speedup = mlp1 / mlp2;
-  const double eigen_speedup = gemm1 / gemm2;
-  std::printf(
-      "what a second thread gives, windows of 1 and 2 threads in turn"
-      " (best of %d each)\n",
-      windows);
-  std::printf("  minitf, MLP training step : %8.1f -> %8.1f us   %5.2fx\n",
-              mlp1 / steps * 1e6, mlp2 / steps * 1e6, minitf_speedup);
-  std::printf("  Eigen, the step's products: %8.1f -> %8.1f us   %5.2fx\n",
-              gemm1 / steps * 1e6, gemm2 / steps * 1e6, eigen_speedup);
-  std::printf("  ratio minitf / Eigen      : %8.2f (target: at least 0.8)\n",
-              minitf_speedup / eigen_speedup);
-  std::printf("\nmlp_scaling %.3f %.3f %.3f\n", minitf_speedup, eigen_speedup,
-              minitf_speedup / eigen_speedup);
+  auto micros = [steps](const std::vector<double>& s) {
+    std::vector<double> us;
+    for (double v : s) us.push_back(v / steps * 1e6);
+    return us;
+  };
+  const double minitf_speedup = Median(mlp1) / Median(mlp2);
+  const double eigen_speedup = Median(gemm1) / Median(gemm2);
+  results->Table(
+      "What a second thread gives: the MLP's training step, and its five "
+      "matrix products alone in plain Eigen",
+      {"work", "1 thread, µs", "2 threads, µs", "speed-up"});
+  results->Row({"minitf, MLP training step", MedianRange(micros(mlp1), 0),
+                MedianRange(micros(mlp2), 0), Fixed(minitf_speedup, 2) + "×"});
+  results->Row({"Eigen, the step's products", MedianRange(micros(gemm1), 0),
+                MedianRange(micros(gemm2), 0), Fixed(eigen_speedup, 2) + "×"});
+  results->Note("Microseconds a step: median (range) over " +
+                std::to_string(windows) + " windows of " +
+                std::to_string(steps) +
+                " steps per thread count, the two counts taken in turn; "
+                "speed-up: of the medians. The products' speed-up is about "
+                "what the whole step could gain. minitf's speed-up as a "
+                "fraction of theirs: " +
+                Fixed(minitf_speedup / eigen_speedup, 2) + ".");
 }
 
-// The best time of tf::gradients on the MLP's loss, in milliseconds; each
-// repetition builds the forward graph afresh (untimed) in a new graph.
-double GradientsMs(int reps) {
-  double best = 1e30;
+// tf::gradients on the MLP's loss: the best time over `reps` builds, in
+// milliseconds, each in a new graph (the forward graph built untimed); the
+// node counts of the forward graph and of what tf::gradients adds.
+struct GradientsBuild {
+  double ms = 1e30;
+  int forward_nodes = 0;
+  int gradient_nodes = 0;
+};
+
+GradientsBuild TimeGradients(int reps) {
+  GradientsBuild result;
   for (int r = 0; r < reps; ++r) {
     tf::Graph graph;
     tf::graph_scope use(graph);
@@ -272,69 +298,183 @@ double GradientsMs(int reps) {
     auto y_ = tf::placeholder(tf::float32, {tf::None, kClasses});
     std::vector<tf::Output> vars;
     tf::Output loss = MlpLoss(x, y_, &vars);
-    best = std::min(best, BestSeconds(1, [&] {
-                      auto grads = tf::gradients({loss}, vars);
-                      tf::bench::DoNotOptimize(grads.size());
-                    }));
+    result.forward_nodes = graph.num_nodes();
+    result.ms = std::min(result.ms, 1e3 * BestSeconds(1, [&] {
+                                      auto grads = tf::gradients({loss}, vars);
+                                      tf::bench::DoNotOptimize(grads.size());
+                                    }));
+    result.gradient_nodes = graph.num_nodes() - result.forward_nodes;
   }
-  return best * 1e3;
+  return result;
+}
+
+// The peers' figures, as compare.sh hands them over (see the top of the
+// file): a name and a setup per peer key, and per (key, model, threads) the
+// rate of each window.
+struct Peers {
+  std::vector<std::string> keys;  // in the order first seen
+  std::map<std::string, std::string> name, setup;
+  std::map<std::string, std::vector<double>> rates;  // "key model threads"
+
+  static bool Read(const std::string& path, Peers* peers) {
+    std::ifstream in(path);
+    if (!in) return false;
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream words(line);
+      std::string kind, key;
+      if (!(words >> kind >> key)) continue;
+      std::string rest;
+      std::getline(words >> std::ws, rest);
+      if (kind == "peer") {
+        if (!peers->name.count(key)) peers->keys.push_back(key);
+        peers->name[key] = rest;
+      } else if (kind == "peer_setup") {
+        peers->setup[key] = rest;
+      } else if (kind == "examples_per_s") {
+        std::istringstream fields(rest);
+        std::string model, threads;
+        fields >> model >> threads;
+        std::vector<double>& r =
+            peers->rates[key + " " + model + " " + threads];
+        for (double v; fields >> v;) r.push_back(v);
+      }
+    }
+    return true;
+  }
+};
+
+std::vector<int> ParseThreads(const std::string& list) {
+  std::vector<int> counts;
+  std::istringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    counts.push_back(std::atoi(item.c_str()));
+  }
+  return counts;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
-  bool scaling = false;
-  int threads = 1;
+  std::string threads_list;
+  std::string peers_path;
+  std::vector<std::string> command;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-      threads = std::atoi(argv[++i]);
-    } else if (std::strcmp(argv[i], "--scaling") == 0) {
-      scaling = true;
+      threads_list = argv[++i];
+    } else if (std::strcmp(argv[i], "--peers") == 0 && i + 1 < argc) {
+      peers_path = argv[++i];
+    } else if (std::strcmp(argv[i], "--command") == 0 && i + 1 < argc) {
+      std::istringstream words(argv[++i]);
+      for (std::string w; words >> w;) command.push_back(w);
     } else {
       std::fprintf(stderr,
-                   "usage: train_bench [--quick] [--threads N | --scaling]\n");
+                   "usage: train_bench [--quick] [--threads 1,2] "
+                   "[--peers FILE] [--command TEXT]\n");
       return 2;
     }
   }
+  if (threads_list.empty()) threads_list = quick ? "1" : "1,2";
+  const std::vector<int> thread_counts = ParseThreads(threads_list);
+  Peers peers;
+  if (!peers_path.empty() && !Peers::Read(peers_path, &peers)) {
+    std::fprintf(stderr, "train_bench: cannot read %s\n", peers_path.c_str());
+    return 1;
+  }
+  std::vector<char*> recorded_argv;
+  for (std::string& w : command) recorded_argv.push_back(w.data());
+  tf::bench::Results results(
+      "train_bench",
+      command.empty() ? argc : static_cast<int>(recorded_argv.size()),
+      command.empty() ? argv : recorded_argv.data());
+
   const Batches data = RandomBatches(quick ? 10 : 60);
-  if (scaling) {
-    MlpScaling(data, quick);
-    return 0;
-  }
-  tf::kernels::SetNumThreads(threads);
   const int windows = quick ? 2 : 7;
+  const int softmax_steps = quick ? 200 : 2000;
+  const int mlp_steps = quick ? 20 : 300;
 
-  std::printf("training on random MNIST-shaped batches of %d, %d thread(s)\n",
-              kBatch, tf::kernels::GetNumThreads());
-  float loss = 0;
-  double softmax_rate = 0, mlp_rate = 0;
-  {
-    tf::Graph graph;
-    tf::graph_scope use(graph);
-    softmax_rate = ExamplesPerSecond(SoftmaxRegression(), data, windows,
-                                     quick ? 200 : 2000, &loss);
-    std::printf(
-        "  softmax regression, GD 0.1 : %10.0f examples/s  (loss %.3f)\n",
-        softmax_rate, loss);
+  std::vector<std::string> columns = {"model", "threads", "minitf"};
+  for (const std::string& key : peers.keys) {
+    columns.push_back(peers.name[key]);
+    columns.push_back("minitf / " +
+                      peers.name[key].substr(0, peers.name[key].find(' ')));
   }
-  {
-    tf::Graph graph;
-    tf::graph_scope use(graph);
-    tf::set_random_seed(1);
-    mlp_rate = ExamplesPerSecond(Mlp(), data, windows, quick ? 20 : 300, &loss);
-    std::printf(
-        "  MLP 784-256-10, Adam 0.001 : %10.0f examples/s  (loss %.3f)\n",
-        mlp_rate, loss);
+  struct Line {
+    std::string model, label;
+    int threads;
+    std::vector<double> rates;
+  };
+  std::vector<Line> lines;
+  for (int threads : thread_counts) {
+    tf::kernels::SetNumThreads(threads);
+    std::printf("minitf, %d thread(s):\n", tf::kernels::GetNumThreads());
+    float loss = 0;
+    {
+      tf::Graph graph;
+      tf::graph_scope use(graph);
+      lines.push_back({"softmax", "softmax regression", threads,
+                       ExamplesPerSecond(SoftmaxRegression(), data, windows,
+                                         softmax_steps, &loss)});
+      std::printf("  softmax regression, GD 0.1 : %s examples/s (loss %.3f)\n",
+                  MedianRange(lines.back().rates, 0).c_str(), loss);
+    }
+    {
+      tf::Graph graph;
+      tf::graph_scope use(graph);
+      tf::set_random_seed(1);
+      lines.push_back(
+          {"mlp", "MLP 784-256-10", threads,
+           ExamplesPerSecond(Mlp(), data, windows, mlp_steps, &loss)});
+      std::printf("  MLP 784-256-10, Adam 0.001 : %s examples/s (loss %.3f)\n",
+                  MedianRange(lines.back().rates, 0).c_str(), loss);
+    }
   }
-  const double grad_ms = GradientsMs(quick ? 3 : 20);
-  std::printf("  tf::gradients on the MLP   : %10.3f ms to build\n", grad_ms);
+  tf::kernels::SetNumThreads(1);
+  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    return a.model != b.model ? a.model > b.model : a.threads < b.threads;
+  });
 
-  std::printf("\ntrain_examples_per_s softmax %d %.0f\n", threads,
-              softmax_rate);
-  std::printf("train_examples_per_s mlp %d %.0f\n", threads, mlp_rate);
-  std::printf("gradients_ms %.4f\n", grad_ms);
-  return 0;
+  results.Table("Training examples per second, batch 100", columns);
+  for (const Line& line : lines) {
+    std::vector<std::string> row = {line.label, std::to_string(line.threads),
+                                    MedianRange(line.rates, 0)};
+    for (const std::string& key : peers.keys) {
+      const auto found = peers.rates.find(key + " " + line.model + " " +
+                                          std::to_string(line.threads));
+      if (found == peers.rates.end() || found->second.empty()) {
+        row.insert(row.end(), {"—", "—"});
+        continue;
+      }
+      row.push_back(MedianRange(found->second, 0));
+      row.push_back(Fixed(Median(line.rates) / Median(found->second), 1) + "×");
+    }
+    results.Row(row);
+  }
+  results.Note("Median (range) over " + std::to_string(windows) +
+               " windows of " + std::to_string(softmax_steps) +
+               " steps (softmax regression) or " + std::to_string(mlp_steps) +
+               " steps (MLP), each from freshly initialised variables; "
+               "ratios of the medians.");
+  for (const std::string& key : peers.keys) {
+    results.Note(peers.name[key] + ": " + peers.setup[key] + ".");
+  }
+  if (peers.keys.empty()) {
+    results.Note(
+        "TensorFlow and PyTorch not measured: benchmarks/train/compare.sh "
+        "times them beside minitf once scripts/peers.sh has installed them.");
+  }
+
+  MlpScaling(data, quick, &results);
+
+  const GradientsBuild grads = TimeGradients(quick ? 3 : 20);
+  results.Table("Building the MLP's backward graph with tf::gradients",
+                {"forward nodes", "nodes added", "best time, ms"});
+  results.Row({std::to_string(grads.forward_nodes),
+               std::to_string(grads.gradient_nodes), Fixed(grads.ms, 3)});
+  results.Note("Best of " + std::to_string(quick ? 3 : 20) +
+               " builds, each in a new graph.");
+  return results.Finish();
 }
