@@ -328,6 +328,52 @@ function(_minitf_install_package last_chapter)
           FILES_MATCHING PATTERN "*.h")
 endfunction()
 
+# --- Per-chapter aggregate targets (README command 1 builds chapter by chapter) ---
+# `cmake --build <dir> --target chapter_03` builds what chapter 3 adds and
+# what it stands on: its layer's libraries, its programs (with every helper
+# program the chapter's scripts start) and its exercises, and through their
+# links layers 1 and 2; not its tests or benchmarks. `chapter_03_programs`
+# is the same without the exercises. scripts/demo.sh builds them in course
+# order, running each chapter's programs before it builds the next chapter.
+
+# _minitf_folder_targets(<var> <binary dir>): every target that can be built
+# (not an interface or imported one) defined in a build folder or below it.
+function(_minitf_folder_targets var dir)
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  set(found "")
+  foreach(target ${targets})
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "INTERFACE_LIBRARY")
+      list(APPEND found ${target})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(subdir ${subdirs})
+    _minitf_folder_targets(below "${subdir}")
+    list(APPEND found ${below})
+  endforeach()
+  set(${var} ${found} PARENT_SCOPE)
+endfunction()
+
+# _minitf_chapter_targets(<chapter> <layer>): chapter_NN_programs and
+# chapter_NN, called once the chapter's folders are added.
+function(_minitf_chapter_targets chapter layer)
+  string(SUBSTRING "${chapter}" 0 2 number)
+  _minitf_folder_targets(library "${CMAKE_BINARY_DIR}/src/${layer}")
+  _minitf_folder_targets(programs "${CMAKE_BINARY_DIR}/programs/${chapter}")
+  _minitf_folder_targets(exercises "${CMAKE_BINARY_DIR}/exercises/${chapter}")
+  add_custom_target(chapter_${number}_programs)
+  if(library OR programs)
+    add_dependencies(chapter_${number}_programs ${library} ${programs})
+  endif()
+  add_custom_target(chapter_${number})
+  add_dependencies(chapter_${number} chapter_${number}_programs)
+  if(exercises)
+    add_dependencies(chapter_${number} ${exercises})
+  endif()
+endfunction()
+# --- end of the per-chapter aggregate targets ---
+
 # minitf_build_course(<last chapter folder>): layers, tests, programs,
 # exercises and benchmarks of chapters 1..last, in order.
 function(minitf_build_course last_chapter)
@@ -346,6 +392,7 @@ function(minitf_build_course last_chapter)
     if(EXISTS "${MINITF_ROOT}/benchmarks/${layer}/CMakeLists.txt")
       add_subdirectory("${MINITF_ROOT}/benchmarks/${layer}" "benchmarks/${layer}")
     endif()
+    _minitf_chapter_targets("${chapter}" "${layer}")  # chapter_NN: see the block above
     if(chapter STREQUAL last_chapter)
       set(found ON)
       break()

@@ -5,14 +5,71 @@ MINITF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MINITF_BUILD="$MINITF_ROOT/build/all"
 MINITF_JOBS="${MINITF_JOBS:-$(nproc)}"
 
-# configure_and_build <source dir> <build dir> [cmake args...]
-configure_and_build() {
+# configure <source dir> <build dir> [cmake args...]: CMake's configure
+# step, its output in <build dir>.configure.log (shown if it fails).
+configure() {
   local src="$1" dir="$2"
   shift 2
   mkdir -p "$(dirname "$dir")"
   cmake -S "$src" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; return 1; }
-  cmake --build "$dir" -j "$MINITF_JOBS"
+}
+
+# configure_and_build <source dir> <build dir> [cmake args...]
+configure_and_build() {
+  configure "$@" || return 1
+  cmake --build "$2" -j "$MINITF_JOBS"
+}
+
+# build_with_progress <build dir> <what> <target...>: builds the targets
+# with the compiler's output in <build dir>/build-logs/<what>.log and, on
+# the screen, one progress line made of ninja's [done/total]:
+# "building chapter 3: 120/310". On a terminal the line is redrawn in
+# place; elsewhere (a pipe, a file) it is printed at 0, 25, 50, 75 and 100%.
+# A failed build shows the compiler's messages from the first failing step.
+build_with_progress() {
+  local dir="$1" what="$2"
+  shift 2
+  local log="$dir/build-logs/${what// /_}.log" status
+  mkdir -p "$dir/build-logs"
+  set +e
+  NINJA_STATUS="[%f/%t] " cmake --build "$dir" -j "$MINITF_JOBS" --target "$@" 2>&1 |
+    _minitf_progress "building $what" "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  if ((status != 0)); then
+    echo "FAILED: building $what (exit status $status); the compiler's messages:" >&2
+    sed -n '/^FAILED: /,$p' "$log" | head -n 60 >&2
+    echo "(all of it: $log)" >&2
+    return 1
+  fi
+}
+
+# _minitf_progress <label> <log>: reads ninja's output, keeps all of it in
+# <log>, shows "<label>: done/total" (see build_with_progress).
+_minitf_progress() {
+  local label="$1" line done total quarter shown=-1 tty=0 any=0
+  [[ -t 1 ]] && tty=1
+  exec 3>"$2"
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >&3
+    [[ $line =~ ^\[([0-9]+)/([0-9]+)\]\ (.*) ]] || continue
+    # CMake's check of its file globs runs first, with a count of its own.
+    [[ ${BASH_REMATCH[3]} == Re-* ]] && continue
+    done=${BASH_REMATCH[1]} total=${BASH_REMATCH[2]} any=1
+    if ((tty)); then
+      printf '\r%s: %d/%d ' "$label" "$done" "$total"
+    else
+      quarter=$((4 * done / total))
+      if ((quarter != shown)); then
+        shown=$quarter
+        echo "$label: $done/$total"
+      fi
+    fi
+  done
+  exec 3>&-
+  if ((tty && any)); then echo; fi
+  if ((!any)); then echo "$label: up to date"; fi
 }
 
 # The peers, TensorFlow and PyTorch from PyPI, in a virtual environment that
