@@ -92,7 +92,8 @@ as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 mkdir -p build
 label="${groups[*]}"
-log="build/setup-${label// /-}$( ((download_only)) && echo -download).log"
+log="build/setup-${label// /-}.log"
+if ((download_only)); then log="build/setup-${label// /-}-download.log"; fi
 : >"$log"
 
 # run <what> <command...>: the command with its output in the log; on
