@@ -30,7 +30,7 @@ configure_and_build() {
 build_with_progress() {
   local dir="$1" what="$2"
   shift 2
-  local log="$dir/build-logs/${what// /_}.log" status
+  local log="$dir/build-logs/${what//[^A-Za-z0-9]/_}.log" status
   mkdir -p "$dir/build-logs"
   set +e
   NINJA_STATUS="[%f/%t] " cmake --build "$dir" -j "$MINITF_JOBS" --target "$@" 2>&1 |
