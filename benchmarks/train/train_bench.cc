@@ -344,6 +344,14 @@ struct Peers {
   }
 };
 
+// A table cell for examples per second: the median and range of `rates`
+// in thousands.
+std::string Thousands(const std::vector<double>& rates) {
+  std::vector<double> k;
+  for (double r : rates) k.push_back(r / 1e3);
+  return MedianRange(k, 1);
+}
+
 std::vector<int> ParseThreads(const std::string& list) {
   std::vector<int> counts;
   std::istringstream in(list);
@@ -437,10 +445,11 @@ int main(int argc, char** argv) {
     return a.model != b.model ? a.model > b.model : a.threads < b.threads;
   });
 
-  results.Table("Training examples per second, batch 100", columns);
+  results.Table("Training examples per second, in thousands, batch 100",
+                columns);
   for (const Line& line : lines) {
     std::vector<std::string> row = {line.label, std::to_string(line.threads),
-                                    MedianRange(line.rates, 0)};
+                                    Thousands(line.rates)};
     for (const std::string& key : peers.keys) {
       const auto found = peers.rates.find(key + " " + line.model + " " +
                                           std::to_string(line.threads));
@@ -448,7 +457,7 @@ int main(int argc, char** argv) {
         row.insert(row.end(), {"—", "—"});
         continue;
       }
-      row.push_back(MedianRange(found->second, 0));
+      row.push_back(Thousands(found->second));
       row.push_back(Fixed(Median(line.rates) / Median(found->second), 1) + "×");
     }
     results.Row(row);
