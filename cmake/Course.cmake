@@ -249,12 +249,31 @@ function(minitf_oracle_test program)
     LABELS "${MINITF_CHAPTER_LABEL};oracle" SKIP_RETURN_CODE 77)
 endfunction()
 
-# minitf_exercise(<name> SOURCE <file.cc> TEST <test.cc> LIBS ...): one
-# exercise, called from its folder exercises/NN-chapter/<name>/. The learner
-# edits <name>/<file.cc>; the reference is <name>/solution/<file.cc>.
+# minitf_exercise(<name> SOURCE <file.cc> TEST <test.cc> LIBS ...
+#                 [PIECE <register.cc>... SEED <program> [SEED_ARGS ...]
+#                  [SEED_LINES <regex>] [SEED_TOLERANCE <t>] [SEED_TITLE <text>]
+#                  [SEED_SKIP <regex>]]):
+# one exercise, called from its folder exercises/NN-chapter/<name>/. The
+# learner edits <name>/<file.cc>; the reference is <name>/solution/<file.cc>.
 # MINITF_EXERCISES picks which one is compiled; the test is the same either way.
+#
+# An exercise that builds a piece of the engine names, with PIECE, the files
+# that register <file.cc>'s code through the engine's own extension points
+# (an exercise override: gradient_override.h and its kin). Then:
+#   exercise_<name>_piece   an object library: <file.cc> and the PIECE files;
+#   <program>_with_<name>   the chapter's seed program <program> built from
+#                           its own sources with the piece linked in, so the
+#                           piece's static registration replaces the library's;
+#   exercise_seed.<name>    a CTest test (label "exercise_seed") that runs both
+#                           programs with SEED_ARGS and passes when the lines
+#                           matching SEED_LINES agree, numbers within
+#                           SEED_TOLERANCE (tools/learn.py compare); skipped
+#                           when the reference prints SEED_SKIP (data missing);
+# and exercise_seeds/<name>.txt in the build folder, which tells
+# `tools/learn.py run` what to build and run.
 function(minitf_exercise name)
-  cmake_parse_arguments(ARG "" "" "SOURCE;TEST;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "SOURCE;TEST;SEED;SEED_LINES;SEED_TOLERANCE;SEED_TITLE;SEED_SKIP"
+                        "LIBS;PIECE;SEED_ARGS" ${ARGN})
   # tools/learn.py finds exercises by folder and builds exercise_<folder>.
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   if(NOT name STREQUAL folder)
@@ -271,9 +290,9 @@ function(minitf_exercise name)
   # exercises share (exercises/03-variables-and-autodiff/exercise_testing.h),
   # and exercises/common for those every exercise shares (exercise_checks.h).
   get_filename_component(chapter_dir "${CMAKE_CURRENT_SOURCE_DIR}" DIRECTORY)
-  target_include_directories(exercise_${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
-                                                      "${chapter_dir}"
-                                                      "${MINITF_ROOT}/exercises/common")
+  set(include_dirs "${CMAKE_CURRENT_SOURCE_DIR}" "${chapter_dir}"
+                   "${MINITF_ROOT}/exercises/common")
+  target_include_directories(exercise_${name} PRIVATE ${include_dirs})
   target_link_libraries(exercise_${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   # One CTest test per exercise, so a learner's runner re-checks one by name.
   # A wrong answer may never return (a loop that does not end, a wait for a
@@ -283,6 +302,65 @@ function(minitf_exercise name)
   add_test(NAME exercise.${name} COMMAND exercise_${name})
   set_tests_properties(exercise.${name} PROPERTIES LABELS "${MINITF_CHAPTER_LABEL};exercise"
                                                    TIMEOUT ${MINITF_EXERCISE_TIMEOUT})
+  if(NOT ARG_PIECE)
+    return()
+  endif()
+  if(NOT ARG_SEED OR NOT TARGET ${ARG_SEED})
+    message(FATAL_ERROR "minitf_exercise(${name}): PIECE needs SEED, one of the programs "
+                        "of this chapter or an earlier one (got '${ARG_SEED}')")
+  endif()
+  set(piece exercise_${name}_piece)
+  list(TRANSFORM ARG_PIECE PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
+  add_library(${piece} OBJECT ${impl} ${ARG_PIECE})
+  target_include_directories(${piece} PRIVATE ${include_dirs})
+  target_link_libraries(${piece} PRIVATE ${ARG_LIBS})
+  # The seed's own sources (named relative to its folder), include folders
+  # and libraries, with the piece's objects: objects named on the link line
+  # are always linked, so their static registrations always run.
+  set(program ${ARG_SEED}_with_${name})
+  get_target_property(seed_dir ${ARG_SEED} SOURCE_DIR)
+  get_target_property(seed_sources ${ARG_SEED} SOURCES)
+  set(sources "")
+  foreach(source ${seed_sources})
+    if(NOT IS_ABSOLUTE "${source}")
+      set(source "${seed_dir}/${source}")
+    endif()
+    list(APPEND sources "${source}")
+  endforeach()
+  add_executable(${program} ${sources} $<TARGET_OBJECTS:${piece}>)
+  target_link_libraries(${program} PRIVATE $<TARGET_PROPERTY:${ARG_SEED},LINK_LIBRARIES>
+                                           ${ARG_LIBS})
+  target_include_directories(${program} PRIVATE
+                             $<TARGET_PROPERTY:${ARG_SEED},INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${program} PRIVATE
+                             $<TARGET_PROPERTY:${ARG_SEED},COMPILE_DEFINITIONS>)
+  if(NOT ARG_SEED_LINES)
+    set(ARG_SEED_LINES ".")
+  endif()
+  if(NOT ARG_SEED_TOLERANCE)
+    set(ARG_SEED_TOLERANCE 0)
+  endif()
+  if(NOT ARG_SEED_TITLE)
+    set(ARG_SEED_TITLE "${ARG_SEED}")
+  endif()
+  # One "key=value" a line; "arg=" once per argument, in order.
+  set(manifest "${CMAKE_BINARY_DIR}/exercise_seeds/${name}.txt")
+  set(content "exercise=${name}\ntitle=${ARG_SEED_TITLE}\n")
+  string(APPEND content "yours_target=${program}\nyours=$<TARGET_FILE:${program}>\n")
+  string(APPEND content "reference_target=${ARG_SEED}\nreference=$<TARGET_FILE:${ARG_SEED}>\n")
+  string(APPEND content "lines=${ARG_SEED_LINES}\ntolerance=${ARG_SEED_TOLERANCE}\n")
+  if(ARG_SEED_SKIP)
+    string(APPEND content "skip=${ARG_SEED_SKIP}\n")
+  endif()
+  foreach(arg ${ARG_SEED_ARGS})
+    string(APPEND content "arg=${arg}\n")
+  endforeach()
+  file(GENERATE OUTPUT "${manifest}" CONTENT "${content}")
+  add_test(NAME exercise_seed.${name}
+           COMMAND python3 "${MINITF_ROOT}/tools/learn.py" compare "${manifest}"
+           WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  set_tests_properties(exercise_seed.${name} PROPERTIES
+    LABELS "${MINITF_CHAPTER_LABEL};exercise_seed" TIMEOUT 600 SKIP_RETURN_CODE 77)
 endfunction()
 
 # Writes build/include/minitf/minitf.h: the public API of every layer built.

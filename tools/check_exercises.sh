@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Proves that every exercise is a real exercise: its test FAILS on the
 # learner's starter (so a learner cannot pass without writing code) and
-# PASSES on the reference solution (so it can be passed).
+# PASSES on the reference solution (so it can be passed). For an exercise
+# that is a piece of the engine (minitf_exercise(... PIECE ... SEED <program>)
+# in cmake/Course.cmake), it also proves that the seed program built with the
+# solution's piece prints the library's results: it builds
+# <program>_with_<name> and <program> and runs CTest's exercise_seed.<name>
+# (tools/learn.py compare), which compares their result lines.
 #
 # Exercises are found as tools/learn.py finds them: each folder
 # exercises/<chapter>/<name>/ with a README.md and a solution/. The script
@@ -43,6 +48,34 @@ configure() {
     cat "$dir/exercise-logs/configure.log" >&2
     echo "check_exercises: FAILED: configuring $dir" >&2
     exit 1
+  fi
+}
+
+# seed_outcome <name>: for an engine piece, builds the seed program with the
+# solution's piece and the library's, runs exercise_seed.<name>, and prints
+# "agree", "skipped", "differ" or "unbuilt"; "none" for other exercises.
+seed_outcome() {
+  local name="$1" dir="build/ex-solutions"
+  local manifest="$dir/exercise_seeds/$name.txt" logs="$dir/exercise-logs"
+  if [[ ! -f "$manifest" ]]; then
+    echo none
+    return
+  fi
+  local yours reference
+  yours="$(sed -n 's/^yours_target=//p' "$manifest")"
+  reference="$(sed -n 's/^reference_target=//p' "$manifest")"
+  if ! cmake --build "$dir" --target "$yours" "$reference" -j "$jobs" \
+      >"$logs/$name.seed.build.log" 2>&1; then
+    echo unbuilt
+    return
+  fi
+  if ! ctest --test-dir "$dir" -R "^exercise_seed\.$name\$" --no-tests=error -V \
+      >"$logs/$name.seed.log" 2>&1; then
+    echo differ
+  elif grep -q "cannot run on this machine" "$logs/$name.seed.log"; then
+    echo skipped
+  else
+    echo agree
   fi
 }
 
@@ -95,8 +128,27 @@ for name in "${names[@]}"; do
       logs+=("build/ex-solutions/exercise-logs/$name.build.log") ;;
     unregistered) problems+=("no CTest test exercise.$name: is add_subdirectory($name) missing?") ;;
   esac
+  seed=none
+  if [[ "$solution" == pass ]]; then
+    seed="$(seed_outcome "$name")"
+  fi
+  case "$seed" in
+    none | agree | skipped) ;;
+    differ)
+      problems+=("the seed program built with the solution does not print the library's results")
+      logs+=("build/ex-solutions/exercise-logs/$name.seed.log") ;;
+    unbuilt)
+      problems+=("the seed program with the solution's piece does not build")
+      logs+=("build/ex-solutions/exercise-logs/$name.seed.build.log") ;;
+  esac
   if ((${#problems[@]} == 0)); then
-    echo "ok      $name: fails on the starter, passes on the solution"
+    case "$seed" in
+      agree) echo "ok      $name: fails on the starter, passes on the solution; the seed" \
+                  "program built with the solution prints the library's results" ;;
+      skipped) echo "ok      $name: fails on the starter, passes on the solution; its seed" \
+                    "program cannot run here (see build/ex-solutions/exercise-logs/$name.seed.log)" ;;
+      *) echo "ok      $name: fails on the starter, passes on the solution" ;;
+    esac
     passed=$((passed + 1))
     continue
   fi

@@ -12,7 +12,14 @@ remembers what passed in .learn/progress.json, so you always know what is next.
   python3 tools/learn.py hint 5.1 --more the next step (--more --more: the one after)
   python3 tools/learn.py check 5.1       rebuild and test exercise 5.1
   python3 tools/learn.py check           rebuild and test every exercise
+  python3 tools/learn.py run 3.1         run the chapter's seed program on your code
   python3 tools/learn.py watch           re-check an exercise whenever you save it
+
+Some exercises are pieces of the engine itself (a gradient, a kernel, a
+shape function): their folder has a register_piece.cc that registers your code
+through the engine's own extension points in place of the library's. `run`
+builds the chapter's seed program with your piece and as the library has it,
+runs both, and prints their results side by side.
 
 "Next" is the next exercise not passed yet after the one checked last: the
 rest of its chapter first, then the chapters after it. A hint comes in tiers
@@ -512,6 +519,159 @@ def split_failures(block):
 
 
 # ---------------------------------------------------------------------------
+# Seed programs built on the learner's piece of the engine.
+
+SEEDS_DIR_NAME = "exercise_seeds"
+# How long one run of a seed program may take before the runner stops it.
+SEED_SECONDS = 300
+SKIPPED = 77  # CTest's SKIP_RETURN_CODE for exercise_seed.<name>
+
+
+def read_manifest(path):
+    """The seed program of an engine-building exercise, as cmake/Course.cmake
+    writes it (build/.../exercise_seeds/<name>.txt): a dict of its keys, with
+    'args' the list of the program's arguments and 'tolerance' a float."""
+    seed = {"args": []}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        key, sep, value = line.partition("=")
+        if not sep:
+            continue
+        if key == "arg":
+            seed["args"].append(value)
+        else:
+            seed[key] = value
+    seed["tolerance"] = float(seed.get("tolerance") or 0)
+    seed.setdefault("lines", ".")
+    return seed
+
+
+def result_lines(output, pattern):
+    """The lines of a program's output that hold its results: those that
+    match `pattern`, stripped of trailing blanks."""
+    regex = re.compile(pattern)
+    return [line.rstrip() for line in output.splitlines() if regex.search(line)]
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+
+
+def lines_agree(yours, reference, tolerance):
+    """Whether two result lines say the same: the same words, and numbers
+    that differ by at most `tolerance` (0: the same text)."""
+    if yours == reference:
+        return True
+    words_a, words_b = _NUMBER.split(yours), _NUMBER.split(reference)
+    nums_a, nums_b = _NUMBER.findall(yours), _NUMBER.findall(reference)
+    if words_a != words_b or len(nums_a) != len(nums_b):
+        return False
+    for a, b in zip(nums_a, nums_b):
+        if a == b:
+            continue
+        try:
+            if not abs(float(a) - float(b)) <= tolerance:
+                return False
+        except ValueError:
+            return False
+    return True
+
+
+def compare_results(yours, reference, tolerance):
+    """(rows, agree): rows of (your line, the reference's line, same?) side by
+    side ('' where one has fewer lines); agree when every row agrees and
+    there is at least one."""
+    rows = []
+    for k in range(max(len(yours), len(reference))):
+        a = yours[k] if k < len(yours) else ""
+        b = reference[k] if k < len(reference) else ""
+        rows.append((a, b, k < len(yours) and k < len(reference) and
+                     lines_agree(a, b, tolerance)))
+    return rows, bool(rows) and all(same for _, _, same in rows)
+
+
+def last_figures(yours, reference):
+    """('0.8416', '0.8416'): the last number of each last result line, or None."""
+    if not yours or not reference:
+        return None
+    a, b = _NUMBER.findall(yours[-1]), _NUMBER.findall(reference[-1])
+    return (a[-1], b[-1]) if a and b else None
+
+
+def run_seeds(seed, workdir, seconds=SEED_SECONDS):
+    """Runs your build of the seed and the reference at the same time, each
+    in a fresh folder under `workdir` (a seed may write checkpoints or logs),
+    stopping either after `seconds`. Returns {"yours"|"reference":
+    (exit status or None when stopped, output)}."""
+    procs = {}
+    for who in ("yours", "reference"):
+        cwd = Path(workdir) / who
+        shutil.rmtree(str(cwd), ignore_errors=True)
+        cwd.mkdir(parents=True)
+        procs[who] = subprocess.Popen([seed[who]] + seed["args"], cwd=str(cwd),
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      universal_newlines=True, errors="replace",
+                                      start_new_session=True)
+    deadline = time.monotonic() + seconds
+    results = {}
+    for who, proc in procs.items():
+        try:
+            out, _ = proc.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            results[who] = (proc.returncode, out)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+            results[who] = (None, out or "")
+    return results
+
+
+def seed_report(seed, results, label="with your code"):
+    """(exit status, the lines to print) for two runs of a seed program:
+    0 when both ran and their result lines agree, SKIPPED when the reference
+    cannot run here (its output matches the manifest's 'skip'), else 1."""
+    lines = []
+    rc_ref, out_ref = results["reference"]
+    rc_yours, out_yours = results["yours"]
+    skip = seed.get("skip")
+    if skip and re.search(skip, out_ref):
+        first = next((line for line in out_ref.splitlines() if re.search(skip, line)), skip)
+        lines.append("The library's %s cannot run on this machine: %s" % (seed["title"], first))
+        return SKIPPED, lines
+    if rc_ref != 0:
+        lines.append("The library's %s did not finish (%s); its output ends:"
+                     % (seed["title"], "stopped after %d s" % SEED_SECONDS
+                        if rc_ref is None else "exit status %d" % rc_ref))
+        lines += ["    " + line for line in out_ref.splitlines()[-15:]]
+        return 1, lines
+    if rc_yours != 0:
+        what = ("was stopped after %d s: your code never returned" % SEED_SECONDS
+                if rc_yours is None else "stopped with exit status %d" % rc_yours)
+        lines.append("Your build of %s %s. Its output ends:" % (seed["title"], what))
+        lines += ["    " + line for line in out_yours.splitlines()[-15:]]
+        return 1, lines
+    yours = result_lines(out_yours, seed["lines"])
+    reference = result_lines(out_ref, seed["lines"])
+    rows, agree = compare_results(yours, reference, seed["tolerance"])
+    width = max([len(label)] + [len(a) for a, _, _ in rows])
+    lines.append("  %s   %s" % (label.ljust(width), "with the library's"))
+    for a, b, same in rows:
+        lines.append("  %s %s %s" % (a.ljust(width), " " if same else "|", b))
+    figures = last_figures(yours, reference)
+    if figures:
+        lines.append("Last result: %s %s, %s with the library's." % (figures[0], label,
+                                                                     figures[1]))
+    differ = sum(1 for _, _, same in rows if not same)
+    if agree:
+        within = (" (numbers within %g)" % seed["tolerance"]) if seed["tolerance"] else ""
+        lines.append("The results agree: %d of %d lines%s." % (len(rows), len(rows), within))
+        return 0, lines
+    if not rows:
+        lines.append("Neither run printed a result line (lines matching '%s')." % seed["lines"])
+    else:
+        lines.append("%d of %d result lines differ (marked |; numbers may differ by %g)."
+                     % (differ, len(rows), seed["tolerance"]))
+    return 1, lines
+
+
+# ---------------------------------------------------------------------------
 # Output.
 
 def _use_color():
@@ -749,12 +909,15 @@ class Runner:
 
     def _build(self, ex):
         """(ok, the build's messages): ninja's progress lines are only shown live."""
-        target = "exercise_" + ex.name
-        pending = self._library_steps(target)
+        return self._build_targets(["exercise_" + ex.name])
+
+    def _build_targets(self, targets):
+        """Builds `targets` in the runner's build folder; as _build."""
+        pending = self._library_steps(targets)
         if pending:
             say("  building: this first build also compiles the minitf library (%d steps):"
                 " a few minutes ..." % pending)
-        cmd = ["cmake", "--build", str(self.build_dir), "--target", target]
+        cmd = ["cmake", "--build", str(self.build_dir), "--target"] + list(targets)
         proc = subprocess.Popen(cmd, cwd=str(self.root), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, universal_newlines=True)
         messages = []
@@ -773,19 +936,23 @@ class Runner:
             elif line and not line.startswith("ninja: build stopped") and \
                     line != "ninja: no work to do.":
                 messages.append(line)
+        proc.stdout.close()
         proc.wait()
         if live:
             sys.stdout.write("\r\033[K")
             sys.stdout.flush()
-        if proc.returncode == 0 and any("warning:" in m for m in messages):
+        # The compiler's warnings about the learner's own files; those about
+        # the library (a first build compiles it) are not theirs to act on.
+        if proc.returncode == 0 and any("warning:" in m and "exercises/" in m
+                                        for m in messages):
             self._show(messages)
         return proc.returncode == 0, messages
 
-    def _library_steps(self, target):
-        """How many steps of building `target` compile the minitf library:
+    def _library_steps(self, targets):
+        """How many steps of building `targets` compile the minitf library:
         0 once an earlier build made it (ninja's dry run says what is left)."""
-        proc = subprocess.run(["cmake", "--build", str(self.build_dir), "--target", target,
-                               "--", "-n"], cwd=str(self.root), stdout=subprocess.PIPE,
+        proc = subprocess.run(["cmake", "--build", str(self.build_dir), "--target"]
+                              + list(targets) + ["--", "-n"], cwd=str(self.root), stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, universal_newlines=True)
         return library_steps(proc.stdout) if proc.returncode == 0 else 0
 
@@ -851,6 +1018,55 @@ class Runner:
         say("Edit %s and run `%s check %s` again." % (ex.file_to_edit(), PROG, ref))
         say("Stuck? `%s hint %s`" % (PROG, ref))
 
+    # -- run ----------------------------------------------------------------
+
+    def cmd_run(self, query):
+        """Builds the exercise's seed program on the learner's piece and the
+        library's, runs both and prints their results side by side."""
+        ex = self._pick(query)
+        ref = short_ref(self.exercises, ex)
+        if not self._configure():
+            return 1
+        seeds = self.build_dir / SEEDS_DIR_NAME
+        manifest = seeds / (ex.name + ".txt")
+        if not manifest.is_file():
+            # A build folder configured before the exercise had its piece.
+            subprocess.run(["cmake", str(self.build_dir)], cwd=str(self.root),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not manifest.is_file():
+            pieces = [short_ref(self.exercises, e) for e in self.exercises
+                      if (seeds / (e.name + ".txt")).is_file()]
+            say("%s builds no seed program: its code is not registered in the engine."
+                % ex.name)
+            if pieces:
+                say("The exercises whose code a seed program runs on: %s." % ", ".join(pieces))
+            return 2
+        seed = read_manifest(manifest)
+        say(paint("Running %s on your %s" % (seed["title"], ex.file_to_edit()), "bold"))
+        built, messages = self._build_targets([seed["yours_target"], seed["reference_target"]])
+        if not built:
+            self._show(messages)
+            say(paint("  %s does not compile; the compiler's messages are above." % ex.name,
+                      FAILING))
+            return 1
+        say("  running yours and the library's side by side (each for at most %d s) ..."
+            % SEED_SECONDS)
+        results = run_seeds(seed, self.build_dir / "seed_runs" / ex.name)
+        code, lines = seed_report(seed, results)
+        say()
+        for line in lines:
+            say(line)
+        if code == 0:
+            title = seed["title"][:1].upper() + seed["title"][1:]
+            say(paint("%s runs on your code and prints what it prints on the library's."
+                      % title, PASSED))
+            return 0
+        notice = stub_notice(ex, results["yours"][1])
+        if notice:
+            say(notice)
+        say("Its tests say more: `%s check %s`; stuck? `%s hint %s`" % (PROG, ref, PROG, ref))
+        return 1
+
     # -- watch --------------------------------------------------------------
 
     def cmd_watch(self, interval=1.0):
@@ -874,6 +1090,19 @@ class Runner:
             return 0
 
 
+def cmd_compare(manifest, seconds=SEED_SECONDS):
+    """CTest's exercise_seed.<name>: both builds of the seed, in ./seed_runs/.
+    Exit status 0 when they agree, SKIPPED when the reference cannot run."""
+    seed = read_manifest(manifest)
+    say("%s: %s with the piece of %s, and with the library's"
+        % (seed.get("exercise", "?"), seed["title"], seed.get("exercise", "?")))
+    code, lines = seed_report(seed, run_seeds(seed, Path.cwd() / "seed_runs", seconds),
+                              label="with the piece")
+    for line in lines:
+        say(line)
+    return code
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog=PROG, description="Do minitf's exercises: list them, read them, check them.",
@@ -889,8 +1118,17 @@ def main(argv=None):
                    help="one more tier of hints each time it is given")
     p = sub.add_parser("check", help="rebuild and test one exercise, or all of them")
     p.add_argument("name", nargs="?", metavar="NAME")
+    p = sub.add_parser("run", help="run the chapter's seed program on your piece of the engine "
+                                   "beside the library's")
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p = sub.add_parser("compare", help="run a seed program on an exercise's piece and on the "
+                                       "library, as CTest's exercise_seed tests do")
+    p.add_argument("manifest", metavar="MANIFEST",
+                   help="build/.../exercise_seeds/<name>.txt, written by cmake/Course.cmake")
     sub.add_parser("watch", help="re-check an exercise each time you save its starter")
     args = parser.parse_args(argv)
+    if args.command == "compare":
+        return cmd_compare(args.manifest)
     try:
         runner = Runner()
         if args.command in (None, "list"):
@@ -901,6 +1139,8 @@ def main(argv=None):
             return runner.cmd_hint(args.name, args.more)
         if args.command == "check":
             return runner.cmd_check(args.name)
+        if args.command == "run":
+            return runner.cmd_run(args.name)
         return runner.cmd_watch()
     except (LookupError, DiscoveryError) as e:
         say(str(e))

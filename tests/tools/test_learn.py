@@ -520,6 +520,111 @@ class HangMessageTest(TempRepoTest):
         self.assertTrue(folder.is_dir())
 
 
+class SeedCompareTest(TempRepoTest):
+    """The comparison behind `run` and CTest's exercise_seed tests."""
+
+    SEED = {"title": "seed 002", "lines": "accuracy=", "tolerance": 0.005, "args": [],
+            "skip": "MNIST file not found"}
+    EPOCHS = "Epoch: 0001 accuracy= 0.805400014\nEpoch: 0002 accuracy= 0.841600001\n"
+
+    def test_the_manifest_keeps_keys_and_arguments_in_order(self):
+        path = self.root / "m.txt"
+        path.write_text("exercise=01_matmul_grad\ntitle=seed 002 (x=y)\nlines=accuracy=\n"
+                        "tolerance=0.005\narg=--log\narg=a b\n")
+        seed = learn.read_manifest(path)
+        self.assertEqual(seed["title"], "seed 002 (x=y)")
+        self.assertEqual(seed["lines"], "accuracy=")
+        self.assertEqual(seed["tolerance"], 0.005)
+        self.assertEqual(seed["args"], ["--log", "a b"])
+
+    def test_numbers_agree_within_the_tolerance_and_words_exactly(self):
+        self.assertTrue(learn.lines_agree("acc= 0.8416", "acc= 0.8416", 0))
+        self.assertTrue(learn.lines_agree("acc= 0.8416", "acc= 0.8431", 0.005))
+        self.assertFalse(learn.lines_agree("acc= 0.8416", "acc= 0.8431", 0))
+        self.assertFalse(learn.lines_agree("acc= 0.1000", "acc= 0.8416", 0.005))
+        self.assertFalse(learn.lines_agree("loss= 0.8416", "acc= 0.8416", 0.005))
+        self.assertFalse(learn.lines_agree("acc= 0.84 0.1", "acc= 0.84", 0.005))
+        self.assertFalse(learn.lines_agree("acc= nan", "acc= 0.84", 0.005))
+
+    def test_agreeing_runs_print_side_by_side_and_the_last_figures(self):
+        code, lines = learn.seed_report(self.SEED, {"yours": (0, "noise\n" + self.EPOCHS),
+                                                    "reference": (0, self.EPOCHS)})
+        self.assertEqual(code, 0)
+        text = "\n".join(lines)
+        self.assertIn("with your code", text)
+        self.assertIn("Epoch: 0002 accuracy= 0.841600001   Epoch: 0002 accuracy= 0.841600001",
+                      text)
+        self.assertNotIn("noise", text)
+        self.assertIn("Last result: 0.841600001 with your code, 0.841600001 with the library's",
+                      text)
+        self.assertIn("The results agree: 2 of 2 lines (numbers within 0.005)", text)
+
+    def test_a_differing_line_is_marked_and_counted(self):
+        wrong = self.EPOCHS.replace("0.841600001", "0.100000001")
+        code, lines = learn.seed_report(self.SEED, {"yours": (0, wrong),
+                                                    "reference": (0, self.EPOCHS)})
+        self.assertEqual(code, 1)
+        text = "\n".join(lines)
+        self.assertIn("accuracy= 0.100000001 | Epoch: 0002", text)
+        self.assertIn("1 of 2 result lines differ", text)
+        self.assertIn("Last result: 0.100000001 with your code, 0.841600001", text)
+
+    def test_no_result_lines_is_no_agreement(self):
+        code, lines = learn.seed_report(self.SEED, {"yours": (0, "x\n"), "reference": (0, "y\n")})
+        self.assertEqual(code, 1)
+        self.assertIn("Neither run printed a result line", "\n".join(lines))
+
+    def test_your_program_failing_shows_the_end_of_its_output(self):
+        stub = "UNIMPLEMENTED: exercise 01_matmul_grad: write MatMulGrad (called for MatMul)\n"
+        code, lines = learn.seed_report(self.SEED, {"yours": (1, stub),
+                                                    "reference": (0, self.EPOCHS)})
+        self.assertEqual(code, 1)
+        self.assertIn("Your build of seed 002 stopped with exit status 1", lines[0])
+        self.assertIn("write MatMulGrad", "\n".join(lines))
+        code, lines = learn.seed_report(self.SEED, {"yours": (None, ""),
+                                                    "reference": (0, self.EPOCHS)})
+        self.assertIn("your code never returned", lines[0])
+
+    def test_a_reference_that_cannot_run_here_is_skipped(self):
+        out = "NOT_FOUND: MNIST file not found: /usr/share/x\n"
+        code, lines = learn.seed_report(self.SEED, {"yours": (1, out), "reference": (1, out)})
+        self.assertEqual(code, learn.SKIPPED)
+        self.assertIn("cannot run on this machine: NOT_FOUND: MNIST file not found", lines[0])
+
+    def test_both_programs_run_in_fresh_folders_with_the_arguments(self):
+        script = self.root / "prog.sh"
+        script.write_text("#!/bin/sh\necho \"accuracy= $1 in $(basename $(pwd))\"\ntouch f\n")
+        script.chmod(0o755)
+        seed = dict(self.SEED, yours=str(script), reference=str(script), args=["0.5"])
+        results = learn.run_seeds(seed, self.root / "runs")
+        self.assertEqual(results["yours"], (0, "accuracy= 0.5 in yours\n"))
+        self.assertEqual(results["reference"], (0, "accuracy= 0.5 in reference\n"))
+        self.assertTrue((self.root / "runs" / "yours" / "f").is_file())
+
+    def test_a_program_that_never_ends_is_stopped(self):
+        script = self.root / "hang.sh"
+        script.write_text("#!/bin/sh\necho started\nexec sleep 60\n")
+        script.chmod(0o755)
+        seed = dict(self.SEED, yours=str(script), reference="/bin/true")
+        started = time.monotonic()
+        results = learn.run_seeds(seed, self.root / "runs", seconds=1)
+        self.assertLess(time.monotonic() - started, 20)
+        self.assertEqual(results["yours"][0], None)
+        self.assertEqual(results["reference"][0], 0)
+
+    def test_every_course_piece_has_a_seed_in_its_cmake(self):
+        for ex in learn.discover(REPO):
+            if (ex.folder / "register_piece.cc").is_file():
+                cmake = (ex.folder / "CMakeLists.txt").read_text(encoding="utf-8")
+                self.assertIn("PIECE register_piece.cc", cmake, ex.name)
+                self.assertIn("SEED ", cmake, ex.name)
+
+    def test_the_course_has_an_engine_piece_in_chapter_3(self):
+        chapters = {ex.chapter_number for ex in learn.discover(REPO)
+                    if (ex.folder / "register_piece.cc").is_file()}
+        self.assertIn(3, chapters)
+
+
 def have_tools(*tools):
     return all(shutil.which(t) for t in tools)
 
@@ -589,6 +694,74 @@ class BuildTest(TempRepoTest):
         self.assertFalse(ok)
         self.assertIn("never returned: Acc.Stuck was still running when it was stopped "
                       "after 1 s", out)
+
+
+@unittest.skipUnless(have_tools("cmake", "ninja", "ctest", "g++"),
+                     "needs cmake, ninja, ctest and g++")
+class RunTest(TempRepoTest):
+    """`learn.py run` against a real CMake project: an exercise whose piece
+    and seed program are shell scripts, and one without a seed."""
+
+    def write_project(self, yours_prints):
+        make_exercise(self.root, "03-train", "01_grad", starter="grad.cc")
+        make_exercise(self.root, "03-train", "02_plain", starter="plain.cc")
+        for name, text in (("seed.sh", "echo 'Epoch: 0001 accuracy= 0.84'\n"),
+                           ("seed_with.sh", yours_prints)):
+            (self.root / name).write_text("#!/bin/sh\n" + text)
+            (self.root / name).chmod(0o755)
+        (self.root / "CMakeLists.txt").write_text(textwrap.dedent("""\
+            cmake_minimum_required(VERSION 3.20)
+            project(fake NONE)
+            set(MINITF_EXERCISES "solutions" CACHE STRING "")
+            enable_testing()
+            add_custom_target(seed)
+            add_custom_target(seed_with_01_grad)
+            file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/exercise_seeds/01_grad.txt" CONTENT
+                 "exercise=01_grad\\ntitle=seed 002\\nyours_target=seed_with_01_grad\\n\\
+            yours=${CMAKE_SOURCE_DIR}/seed_with.sh\\nreference_target=seed\\n\\
+            reference=${CMAKE_SOURCE_DIR}/seed.sh\\nlines=accuracy=\\ntolerance=0.005\\n")
+            """))
+        return learn.Runner(self.root)
+
+    def test_run_prints_both_results_side_by_side(self):
+        runner = self.write_project("echo 'Epoch: 0001 accuracy= 0.84'\n")
+        code, out = quiet(runner.cmd_run, "3.1")
+        self.assertEqual(code, 0, out)
+        self.assertIn("Running seed 002 on your exercises/03-train/01_grad/grad.cc", out)
+        self.assertIn("Epoch: 0001 accuracy= 0.84   Epoch: 0001 accuracy= 0.84", out)
+        self.assertIn("Last result: 0.84 with your code, 0.84 with the library's.", out)
+        self.assertIn("Seed 002 runs on your code and prints what it prints on the library's",
+                      out)
+
+    def test_run_on_the_starter_says_where_the_code_goes(self):
+        runner = self.write_project(
+            "echo 'UNIMPLEMENTED: exercise 01_grad: write Grad (called for MatMul)'\nexit 1\n")
+        code, out = quiet(runner.cmd_run, "3.1")
+        self.assertEqual(code, 1, out)
+        self.assertIn("Your build of seed 002 stopped with exit status 1", out)
+        self.assertIn("Your Grad still returns the starter's Unimplemented stub", out)
+        self.assertIn("check 3.1", out)
+
+    def test_an_exercise_without_a_seed_names_those_that_have_one(self):
+        runner = self.write_project("exit 0\n")
+        code, out = quiet(runner.cmd_run, "3.2")
+        self.assertEqual(code, 2, out)
+        self.assertIn("02_plain builds no seed program", out)
+        self.assertIn("The exercises whose code a seed program runs on: 3.1.", out)
+
+    def test_compare_is_what_ctest_runs(self):
+        self.write_project("echo 'Epoch: 0001 accuracy= 0.20'\n")
+        runner = learn.Runner(self.root)
+        quiet(runner._configure)
+        manifest = self.root / learn.BUILD_DIR_NAME / "exercise_seeds" / "01_grad.txt"
+        cwd = os.getcwd()
+        try:
+            os.chdir(str(self.root))
+            code, out = quiet(learn.main, ["compare", str(manifest)])
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(code, 1, out)
+        self.assertIn("1 of 1 result lines differ", out)
 
 
 CHECKS_TEST = r"""

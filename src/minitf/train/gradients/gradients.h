@@ -53,7 +53,8 @@ class GradientRegistry {
   void RegisterNotDifferentiable(const std::string& op_type);
 
   /// The function for `op_type`, or nullptr when none is registered or the
-  /// type is not differentiable.
+  /// type is not differentiable. An exercise's override of the type
+  /// (gradient_override.h) comes before the registered function.
   const GradFn* Lookup(const std::string& op_type) const;
   bool IsNotDifferentiable(const std::string& op_type) const;
   /// Every op type with a gradient function, sorted.
