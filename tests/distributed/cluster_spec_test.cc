@@ -1,12 +1,12 @@
 // tf::train::ClusterSpec against TensorFlow 2.21's
 // tf.compat.v1.train.ClusterSpec: every value and error text expected here
 // is what TensorFlow gave for the same cluster.
-#include "minitf/distributed/cluster_spec.h"
+#include "minitf/distributed/runtime/cluster_spec.h"
 
 #include <gtest/gtest.h>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/proto_convert.h"
+#include "minitf/distributed/runtime/proto_convert.h"
 #include "minitf/tensor/errors.h"
 
 namespace tf = minitf;

@@ -3,7 +3,7 @@
 // executor thread, and its end when the step is given up. Values and error
 // texts are TensorFlow 2.21's (tf.compat.v1 with the Ref ops of
 // gen_data_flow_ops) for the same graphs.
-#include "minitf/distributed/conditional_accumulator.h"
+#include "minitf/distributed/training/conditional_accumulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // tf::train::Coordinator: threads stopped together, errors passed on.
-#include "minitf/distributed/coordinator.h"
+#include "minitf/distributed/training/coordinator.h"
 
 #include <gtest/gtest.h>
 

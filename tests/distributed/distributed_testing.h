@@ -13,8 +13,8 @@
 #include <sstream>
 #include <string>
 
-#include "minitf/distributed/cluster_spec.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/cluster_spec.h"
+#include "minitf/distributed/runtime/server.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/tensor.h"
 

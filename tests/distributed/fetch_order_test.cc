@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/local_master.h"
-#include "minitf/distributed/master.h"
-#include "minitf/distributed/proto/master_service.grpc.pb.h"
-#include "minitf/distributed/proto_convert.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/local_master.h"
+#include "minitf/distributed/runtime/master.h"
+#include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"

@@ -2,7 +2,7 @@
 // TensorFlow's words (TensorFlow 2.21's tf.compat.v1 for the same graphs),
 // a dequeue that waits without a thread and ends with its step, and a
 // queue shared by name on a ps task across client sessions.
-#include "minitf/distributed/fifo_queue.h"
+#include "minitf/distributed/training/fifo_queue.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/coordinator.h"
-#include "minitf/distributed/queue_runner.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/server.h"
+#include "minitf/distributed/training/coordinator.h"
+#include "minitf/distributed/training/queue_runner.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"

@@ -3,7 +3,7 @@
 // stopped, go through gRPC as before. And the master runs its own task's
 // part of a step on that task's worker directly (master_session.h), where
 // the step's RunOptions timeout and a Close still end it.
-#include "minitf/distributed/local_master.h"
+#include "minitf/distributed/runtime/local_master.h"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/grpc_server.h"
-#include "minitf/distributed/master.h"
+#include "minitf/distributed/runtime/grpc_server.h"
+#include "minitf/distributed/runtime/master.h"
 #include "minitf/minitf.h"
 
 namespace {

@@ -6,7 +6,7 @@
 // lines and error texts are TensorFlow 2.21's tf.compat.v1 ones (its
 // monitored_session.py, session_manager.py and basic_session_run_hooks.py,
 // and its server's errors).
-#include "minitf/distributed/monitored_session.h"
+#include "minitf/distributed/training/monitored_session.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/basic_session_run_hooks.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/server.h"
+#include "minitf/distributed/training/basic_session_run_hooks.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"

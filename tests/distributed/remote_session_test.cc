@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/grpc_server.h"
-#include "minitf/distributed/proto/worker_service.grpc.pb.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/grpc_server.h"
+#include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/run_metadata.h"

@@ -7,7 +7,7 @@
 // 2.21's graphs. Seed 003's graph is compared whole, node for node, with
 // TensorFlow's (tests/train/testdata/tf_graphs/seed_003_ps.txt, written by
 // tools/dump_tf_graphs.py).
-#include "minitf/distributed/replica_device_setter.h"
+#include "minitf/distributed/training/replica_device_setter.h"
 
 #include <gtest/gtest.h>
 

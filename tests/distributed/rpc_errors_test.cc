@@ -18,9 +18,9 @@
 
 #include "distributed_testing.h"
 #include "minitf/device/rendezvous.h"
-#include "minitf/distributed/proto/master_service.grpc.pb.h"
-#include "minitf/distributed/proto/worker_service.grpc.pb.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/scope.h"

@@ -1,7 +1,7 @@
 // The RPC trace (rpc_trace.h): off by default, and, when on, one line per
 // call of a step, RunStep, RunGraph per task, RecvTensor per tensor that
 // crosses, CleanupGraph per task, all with the step's id.
-#include "minitf/distributed/rpc_trace.h"
+#include "minitf/distributed/runtime/rpc_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"

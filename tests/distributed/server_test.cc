@@ -3,7 +3,7 @@
 // test; every call has a deadline, so a broken server fails a test rather
 // than hanging it. The errors expected are TensorFlow 2.21's
 // (tf.distribute.Server) for the same clusters.
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/server.h"
 
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/grpc_server.h"
-#include "minitf/distributed/proto/master_service.grpc.pb.h"
-#include "minitf/distributed/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/grpc_server.h"
+#include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/tensor/errors.h"
 
 namespace tf = minitf;

@@ -4,7 +4,7 @@
 // of the workers' gradients, a late worker's gradient is dropped, and the
 // graph is TensorFlow's (node names, ops, devices, shared names, as
 // TensorFlow 2.21's tf.compat.v1 builds it for the same model).
-#include "minitf/distributed/sync_replicas_optimizer.h"
+#include "minitf/distributed/training/sync_replicas_optimizer.h"
 
 #include <gtest/gtest.h>
 
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/coordinator.h"
-#include "minitf/distributed/replica_device_setter.h"
-#include "minitf/distributed/server.h"
+#include "minitf/distributed/runtime/server.h"
+#include "minitf/distributed/training/coordinator.h"
+#include "minitf/distributed/training/replica_device_setter.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"

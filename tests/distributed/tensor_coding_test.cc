@@ -4,7 +4,7 @@
 // gRPC holds it, however soon the tensor goes; and bad bytes, from a body
 // cut short to random ones, must give TensorFlow's typed error. Then whole
 // tensors of every dtype, large and odd-sized, cross between two servers.
-#include "minitf/distributed/tensor_coding.h"
+#include "minitf/distributed/runtime/tensor_coding.h"
 
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -23,10 +23,10 @@
 
 #include "distributed_testing.h"
 #include "minitf/device/device_mgr.h"
-#include "minitf/distributed/proto/worker.pb.h"
-#include "minitf/distributed/rpc_rendezvous.h"
-#include "minitf/distributed/server.h"
-#include "minitf/distributed/worker_cache.h"
+#include "minitf/distributed/runtime/proto/worker.pb.h"
+#include "minitf/distributed/runtime/rpc_rendezvous.h"
+#include "minitf/distributed/runtime/server.h"
+#include "minitf/distributed/runtime/worker_cache.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/proto_convert.h"
 #include "minitf/graph/scope.h"

@@ -1,7 +1,7 @@
 // The TF_CONFIG reader and TensorFlow's checks of a cluster
 // (multi_worker_util._validate_cluster_spec, TensorFlow 2.21): the error
 // texts expected here are TensorFlow's.
-#include "minitf/distributed/tf_config.h"
+#include "minitf/distributed/runtime/tf_config.h"
 
 #include <gtest/gtest.h>
 

@@ -28,9 +28,9 @@
 
 // The generated files register their messages when they are linked in; these
 // includes are what make the linker keep them.
-#include "minitf/distributed/proto/master.pb.h"
-#include "minitf/distributed/proto/worker.pb.h"
-#include "minitf/distributed/tensor_coding.h"
+#include "minitf/distributed/runtime/proto/master.pb.h"
+#include "minitf/distributed/runtime/proto/worker.pb.h"
+#include "minitf/distributed/runtime/tensor_coding.h"
 #include "minitf/graph/proto_convert.h"
 
 namespace {

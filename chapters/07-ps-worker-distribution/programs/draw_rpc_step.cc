@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "minitf/distributed/rpc_trace.h"
+#include "minitf/distributed/runtime/rpc_trace.h"
 #include "svg.h"
 
 namespace tf = minitf;

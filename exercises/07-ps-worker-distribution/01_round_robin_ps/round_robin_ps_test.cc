@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "minitf/distributed/replica_device_setter.h"
+#include "minitf/distributed/training/replica_device_setter.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"

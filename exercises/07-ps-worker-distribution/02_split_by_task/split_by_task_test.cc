@@ -14,8 +14,8 @@
 
 #include "minitf/device/device_spec.h"
 #include "minitf/device/graph_partition.h"
-#include "minitf/distributed/replica_device_setter.h"
-#include "minitf/distributed/worker_cache.h"
+#include "minitf/distributed/runtime/worker_cache.h"
+#include "minitf/distributed/training/replica_device_setter.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "exercise_checks.h"
-#include "minitf/distributed/conditional_accumulator.h"
+#include "minitf/distributed/training/conditional_accumulator.h"
 #include "minitf/graph/config.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/scope.h"

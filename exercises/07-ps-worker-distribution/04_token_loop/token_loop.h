@@ -8,8 +8,8 @@
 // release the workers, and become their local steps for the next step.
 #pragma once
 
-#include "minitf/distributed/coordinator.h"
-#include "minitf/distributed/fifo_queue.h"
+#include "minitf/distributed/training/coordinator.h"
+#include "minitf/distributed/training/fifo_queue.h"
 #include "minitf/graph/graph.h"
 #include "minitf/graph/session.h"
 

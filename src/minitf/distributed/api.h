@@ -4,9 +4,9 @@
 // The cluster and its servers: tf::train::ClusterSpec, in its dense and
 // sparse forms; the TF_CONFIG reader with TensorFlow's checks;
 // tf::train::Server, a gRPC server per task with TensorFlow's master and
-// worker services, speaking TensorFlow's messages (proto/), so that its
-// wire format is TensorFlow's; tf::train::replica_device_setter, which puts
-// a replicated model's variables on the ps tasks and the rest on the
+// worker services, speaking TensorFlow's messages (runtime/proto/), so that
+// its wire format is TensorFlow's; tf::train::replica_device_setter, which
+// puts a replicated model's variables on the ps tasks and the rest on the
 // worker. Synchronous training: tf::ConditionalAccumulator, the FIFO queue
 // and tf::train::QueueRunner, tf::train::SyncReplicasOptimizer. Surviving
 // faults: tf::train::Coordinator, the SessionRunHook interface and
@@ -25,15 +25,15 @@
 //       {.worker_device = "/job:worker/task:0", .cluster = cluster}));
 #pragma once
 
-#include "minitf/distributed/basic_session_run_hooks.h"
-#include "minitf/distributed/cluster_spec.h"
-#include "minitf/distributed/conditional_accumulator.h"
-#include "minitf/distributed/coordinator.h"
-#include "minitf/distributed/fifo_queue.h"
-#include "minitf/distributed/monitored_session.h"
-#include "minitf/distributed/queue_runner.h"
-#include "minitf/distributed/replica_device_setter.h"
-#include "minitf/distributed/server.h"
-#include "minitf/distributed/session_run_hook.h"
-#include "minitf/distributed/sync_replicas_optimizer.h"
-#include "minitf/distributed/tf_config.h"
+#include "minitf/distributed/runtime/cluster_spec.h"
+#include "minitf/distributed/runtime/server.h"
+#include "minitf/distributed/runtime/tf_config.h"
+#include "minitf/distributed/training/basic_session_run_hooks.h"
+#include "minitf/distributed/training/conditional_accumulator.h"
+#include "minitf/distributed/training/coordinator.h"
+#include "minitf/distributed/training/fifo_queue.h"
+#include "minitf/distributed/training/monitored_session.h"
+#include "minitf/distributed/training/queue_runner.h"
+#include "minitf/distributed/training/replica_device_setter.h"
+#include "minitf/distributed/training/session_run_hook.h"
+#include "minitf/distributed/training/sync_replicas_optimizer.h"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "minitf/device/device_spec.h"
-#include "minitf/distributed/replica_device_setter.h"
+#include "minitf/distributed/training/replica_device_setter.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf::exercises {

@@ -1,0 +1,171 @@
+// MasterSession: one client session, as the master it was made on runs it.
+//
+// A client's session on "grpc://host:port" lives in the master of that
+// task. The master session holds the client's graph (sent with
+// CreateSession and grown with ExtendSession), and for each run signature
+// (feeds, fetches, targets) it does once what chapter 4's DirectSession
+// does in one process, over the whole cluster:
+//   1. place every node on a device of the cluster (RemoteDevice per device
+//      the tasks reported), with the master's own task preferred for nodes
+//      that ask for no device, as in TensorFlow;
+//   2. rewrite feeds and fetches into _Recv and _Send nodes on the client
+//      device, the CPU of the master's task;
+//   3. cut the graph by *task* (Partition with node_to_loc), and register
+//      each task's part with that task's worker (RegisterGraph), which cuts
+//      it again by device.
+// A step is then one RunGraph per task, all at once and with one step id
+// (the master's own task's worker runs its part and its cleanup when called
+// directly; every other call, and every call to other tasks, goes through
+// gRPC); the task of the client device also gets the fed values and returns
+// the fetched ones. CleanupGraph on every task ends the step; the master sends
+// it and does not wait for the answers, as TensorFlow's does.
+//
+//   TF_ASSIGN_OR_RETURN(auto session,
+//                       MasterSession::Create("sess_1", request, devices,
+//                                             master_task, &worker_cache));
+//   TF_RETURN_IF_ERROR(session->Run(run_request, &run_response));
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "minitf/device/device_set.h"
+#include "minitf/distributed/runtime/proto/master.pb.h"
+#include "minitf/distributed/runtime/proto/worker.pb.h"
+#include "minitf/distributed/runtime/remote_device.h"
+#include "minitf/distributed/runtime/worker_cache.h"
+#include "minitf/graph/config.h"
+#include "minitf/graph/graph.h"
+
+namespace grpc {
+class ClientContext;
+}  // namespace grpc
+
+namespace minitf {
+
+/// Invariants: graph_ holds every node the client sent, those placed
+/// keep their device; a cached plan's graphs stay registered until Close.
+/// Thread safety: Run may be called from many threads at once; Extend is
+/// serialized with planning.
+class MasterSession {
+ public:
+  /// A session on `request.graph_def()` over `devices` (every device of the
+  /// cluster, as the tasks reported them). Makes a worker session on every
+  /// task. Errors: the graph's import errors; InvalidArgument when the
+  /// master's task has no CPU; DeadlineExceeded (in minitf's words) when a task
+  /// does not answer CreateWorkerSession within the session's
+  /// operation_timeout_in_ms.
+  static StatusOr<std::unique_ptr<MasterSession>> Create(
+      std::string handle, const proto::CreateSessionRequest& request,
+      const std::vector<DeviceAttributes>& devices,
+      const std::string& master_task, WorkerCache* workers);
+  ~MasterSession();
+
+  /// Adds the nodes of `request.graph_def()`. Aborted when the client's
+  /// version is not the session's (another client extended it).
+  Status Extend(const proto::ExtendSessionRequest& request,
+                proto::ExtendSessionResponse* response);
+  /// One step. Errors as DirectSession::Run's, and any task's; Cancelled
+  /// when the session is closed under it; DeadlineExceeded (in minitf's
+  /// words)
+  /// when the first run of a signature cannot register its parts within
+  /// the smaller of its RunOptions timeout and operation_timeout_in_ms, or
+  /// another run of the signature does not within that time ("Timed out
+  /// after <n> ms waiting for another run to register the same fetches,
+  /// feeds and targets").
+  Status Run(const proto::RunStepRequest& request,
+             proto::RunStepResponse* response);
+  /// Cancels the steps running now: their RunGraph and RegisterGraph calls
+  /// to other tasks are cancelled and their parts on this task's worker
+  /// cleaned up, and each fails with Cancelled, in TensorFlow's words (the
+  /// step "was cancelled by an explicit call to" the session's close). Then
+  /// waits until they are over and their CleanupGraph and DeregisterGraph
+  /// calls answered, and
+  /// deletes the worker sessions, waiting for no task longer than
+  /// TidyDeadline allows. Idempotent.
+  Status Close();
+
+  const std::string& handle() const { return handle_; }
+  const ConfigProto& config() const { return config_; }
+
+ private:
+  struct Plan;
+
+  MasterSession(std::string handle, ConfigProto config, WorkerCache* workers);
+  // Places the nodes not placed yet. REQUIRES: mu_ held.
+  Status PlaceNewNodes();
+  // This task's worker, when `task` is this task and the worker cache has
+  // it; null otherwise (the task is reached through gRPC).
+  Worker* LocalWorker(const std::string& task) const;
+  // DeregisterGraph of `graph_handle` on `task`, without waiting for the
+  // answer. REQUIRES: called within a counted Run (running_), so that Close
+  // waits for the answer (cleanups_).
+  void DeregisterUnawaited(const std::string& task,
+                           const std::string& graph_handle);
+  // The deadline of a call that only tidies up (CleanupGraph,
+  // DeregisterGraph, DeleteWorkerSession): 10 s from now, or the session's
+  // operation_timeout_in_ms when that is shorter.
+  std::chrono::system_clock::time_point TidyDeadline() const;
+  // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
+  // without waiting for the answers.
+  void CleanupStep(const Plan& plan, int64_t step_id);
+  // A limit on a run's waits: `ms` from the run's start (`ms` <= 0: none).
+  // Every wait of one run counts against the same deadline, so that the run
+  // as a whole keeps to its timeout.
+  struct Limit {
+    int64_t ms = 0;
+    std::chrono::system_clock::time_point deadline;
+    bool limited() const { return ms > 0; }
+  };
+  // Places and cuts the graph for one run signature, and registers each
+  // task's part with it, giving up at `limit`.
+  StatusOr<std::shared_ptr<const Plan>> CreatePlan(
+      const std::vector<std::pair<std::string, Tensor>>& feeds,
+      const std::vector<std::string>& fetch_names,
+      const std::vector<std::string>& target_names, const Limit& limit);
+  // RegisterGraph of each (task, request), all at once: the graph handles,
+  // in order. Close cancels the calls. REQUIRES: mu_ not held; called within
+  // a counted Run (running_), so that Close waits for what it sends.
+  StatusOr<std::vector<std::string>> RegisterParts(
+      const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
+          parts,
+      const Limit& limit);
+
+  const std::string handle_;
+  const ConfigProto config_;
+  WorkerCache* const workers_;
+  std::vector<std::unique_ptr<RemoteDevice>> devices_;
+  DeviceSet device_set_;
+  Device* client_device_ = nullptr;
+  std::vector<std::string> tasks_;  // every task of the cluster
+
+  std::mutex mu_;  // guards the graph, its placement and closed_
+  Graph graph_;
+  int num_placed_ = 0;
+  int64_t graph_version_ = 0;
+  bool closed_ = false;
+  // The RunGraph and RegisterGraph calls of the steps running now, which
+  // Close cancels, and the steps whose part runs on this task's own worker,
+  // which Close ends.
+  std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
+  std::set<int64_t> local_steps_;             // guarded by mu_
+  int running_ = 0;                           // steps in Run; guarded by mu_
+  std::condition_variable idle_;              // running_ reached 0
+  // The plans by run signature (defined in the .cc file).
+  class PlanTable;
+  const std::unique_ptr<PlanTable> plans_;
+
+  // Counts calls down to none (defined in the .cc file).
+  class CallGroup;
+  // The CleanupGraph and DeregisterGraph calls sent and not yet answered.
+  // Each call's callback shares it, and may run after the session is gone.
+  const std::shared_ptr<CallGroup> cleanups_;
+};
+
+}  // namespace minitf

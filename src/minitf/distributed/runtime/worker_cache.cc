@@ -1,0 +1,101 @@
+#include "minitf/distributed/runtime/worker_cache.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <climits>
+
+#include "minitf/device/device_spec.h"
+#include "minitf/tensor/errors.h"
+
+namespace minitf {
+
+std::string TaskName(std::string_view job, int task_index) {
+  return StrCat("/job:", job, "/replica:0/task:", task_index);
+}
+
+StatusOr<std::string> TaskOfDevice(std::string_view device_name) {
+  TF_ASSIGN_OR_RETURN(DeviceSpec spec, DeviceSpec::Parse(device_name));
+  if (!spec.job || !spec.task) {
+    return errors::InvalidArgument("Device name '", device_name,
+                                   "' names no job and task");
+  }
+  return StrCat("/job:", *spec.job, "/replica:", spec.replica.value_or(0),
+                "/task:", *spec.task);
+}
+
+std::shared_ptr<grpc::Channel> NewChannel(const std::string& address) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(INT_MAX);
+  args.SetMaxSendMessageSize(INT_MAX);
+  // One channel per peer and process, not shared with other code's.
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  // A peer that is not up yet is tried again within a second: gRPC's
+  // reconnect backoff otherwise grows to two minutes, and a master waiting
+  // for a task that started late would wait that long after it is up.
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                   args);
+}
+
+WorkerCache::WorkerCache(train::ClusterSpec cluster, std::string local_task,
+                         int local_port)
+    : cluster_(std::move(cluster)),
+      local_task_(std::move(local_task)),
+      local_port_(local_port) {}
+
+std::vector<std::string> WorkerCache::ListWorkers() const {
+  std::map<std::string, const train::JobTasks*> sorted;
+  for (const auto& [name, tasks] : cluster_.as_dict()) sorted[name] = &tasks;
+  std::vector<std::string> out;
+  for (const auto& [name, tasks] : sorted) {
+    for (const auto& [index, address] : tasks->tasks()) {
+      out.push_back(TaskName(name, index));
+    }
+  }
+  return out;
+}
+
+void WorkerCache::set_local_port(int port) {
+  std::lock_guard<std::mutex> lock(mu_);
+  local_port_ = port;
+}
+
+StatusOr<std::string> WorkerCache::Address(const std::string& task) const {
+  if (task == local_task_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return StrCat("localhost:", local_port_);
+  }
+  for (const auto& [name, tasks] : cluster_.as_dict()) {
+    for (const auto& [index, address] : tasks.tasks()) {
+      if (TaskName(name, index) == task) return address;
+    }
+  }
+  return errors::InvalidArgument("Invalid target: ", task);
+}
+
+StatusOr<WorkerCache::Peer*> WorkerCache::GetPeer(const std::string& task) {
+  TF_ASSIGN_OR_RETURN(std::string address, Address(task));
+  std::lock_guard<std::mutex> lock(stubs_mu_);
+  Peer& peer = stubs_[task];
+  if (peer.stub == nullptr) {
+    peer.channel = NewChannel(address);
+    peer.stub = tensorflow::WorkerService::NewStub(peer.channel);
+  }
+  return &peer;
+}
+
+StatusOr<tensorflow::WorkerService::Stub*> WorkerCache::GetStub(
+    const std::string& task) {
+  TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
+  return peer->stub.get();
+}
+
+StatusOr<std::shared_ptr<grpc::Channel>> WorkerCache::GetChannel(
+    const std::string& task) {
+  TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
+  return peer->channel;
+}
+
+}  // namespace minitf
