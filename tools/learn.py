@@ -552,7 +552,8 @@ def result_lines(output, pattern):
     return [line.rstrip() for line in output.splitlines() if regex.search(line)]
 
 
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+# A number on its own, not the digits of a word such as float32.
+_NUMBER = re.compile(r"(?<![\w.])(?:[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf)(?!\w)")
 
 
 def lines_agree(yours, reference, tolerance):
@@ -589,10 +590,12 @@ def compare_results(yours, reference, tolerance):
 
 
 def last_figures(yours, reference):
-    """('0.8416', '0.8416'): the last number of each last result line, or None."""
+    """('0.8416', '0.8416'): the last number with a decimal point of each last
+    result line (an accuracy, a loss), or None where either has none."""
     if not yours or not reference:
         return None
-    a, b = _NUMBER.findall(yours[-1]), _NUMBER.findall(reference[-1])
+    a = [n for n in _NUMBER.findall(yours[-1]) if "." in n]
+    b = [n for n in _NUMBER.findall(reference[-1]) if "." in n]
     return (a[-1], b[-1]) if a and b else None
 
 
@@ -623,6 +626,13 @@ def run_seeds(seed, workdir, seconds=SEED_SECONDS):
     return results
 
 
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "signal %d" % number
+
+
 def seed_report(seed, results, label="with your code"):
     """(exit status, the lines to print) for two runs of a seed program:
     0 when both ran and their result lines agree, SKIPPED when the reference
@@ -642,8 +652,14 @@ def seed_report(seed, results, label="with your code"):
         lines += ["    " + line for line in out_ref.splitlines()[-15:]]
         return 1, lines
     if rc_yours != 0:
-        what = ("was stopped after %d s: your code never returned" % SEED_SECONDS
-                if rc_yours is None else "stopped with exit status %d" % rc_yours)
+        if rc_yours is None:
+            what = "was stopped after %d s: your code never returned" % SEED_SECONDS
+        elif rc_yours < 0:
+            what = "was ended by %s" % _signal_name(-rc_yours)
+            if -rc_yours == signal.SIGABRT:
+                what += " (an exception that nothing caught ends a C++ program so)"
+        else:
+            what = "stopped with exit status %d" % rc_yours
         lines.append("Your build of %s %s. Its output ends:" % (seed["title"], what))
         lines += ["    " + line for line in out_yours.splitlines()[-15:]]
         return 1, lines

@@ -545,6 +545,13 @@ class SeedCompareTest(TempRepoTest):
         self.assertFalse(learn.lines_agree("loss= 0.8416", "acc= 0.8416", 0.005))
         self.assertFalse(learn.lines_agree("acc= 0.84 0.1", "acc= 0.84", 0.005))
         self.assertFalse(learn.lines_agree("acc= nan", "acc= 0.84", 0.005))
+        self.assertFalse(learn.lines_agree("dtype=float32", "dtype=float64", 100))
+
+    def test_a_last_figure_is_a_decimal_number_not_a_dtype_or_a_shape(self):
+        self.assertIsNone(learn.last_figures(['Tensor("MatMul:0", shape=(2, 2), dtype=float32)'],
+                                             ['Tensor("MatMul:0", shape=(2, 2), dtype=float32)']))
+        self.assertEqual(learn.last_figures(["step 10 loss= 0.25"], ["step 10 loss= 0.5"]),
+                         ("0.25", "0.5"))
 
     def test_agreeing_runs_print_side_by_side_and_the_last_figures(self):
         code, lines = learn.seed_report(self.SEED, {"yours": (0, "noise\n" + self.EPOCHS),
@@ -581,6 +588,9 @@ class SeedCompareTest(TempRepoTest):
         self.assertEqual(code, 1)
         self.assertIn("Your build of seed 002 stopped with exit status 1", lines[0])
         self.assertIn("write MatMulGrad", "\n".join(lines))
+        code, lines = learn.seed_report(self.SEED, {"yours": (-6, "terminate called"),
+                                                    "reference": (0, self.EPOCHS)})
+        self.assertIn("was ended by SIGABRT (an exception that nothing caught", lines[0])
         code, lines = learn.seed_report(self.SEED, {"yours": (None, ""),
                                                     "reference": (0, self.EPOCHS)})
         self.assertIn("your code never returned", lines[0])
