@@ -205,12 +205,15 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
     return da != db ? da < db : a.thread < b.thread;
   });
   // Nodes take microseconds, so a box is often a few pixels wide: its
-  // label goes below it, on one of four lines in turn, with a tick up to
-  // the box. Boxes that overlap in time (an asynchronous _Recv waiting while
-  // its thread runs other nodes) go one under the other, as in Chrome's
-  // lanes: each in the first lane free when it starts.
+  // label goes below it, on one of five lines in turn, with a tick up to
+  // the box. Labels are 12 px, so that they read at a page's width (the
+  // picture is shown about 700 px wide in a 1280 px window). Boxes that overlap
+  // in time (an asynchronous _Recv waiting while its thread runs other nodes)
+  // go one under the other, as in Chrome's lanes: each in the first lane free
+  // when it starts.
   const double width = 1000, left = 130, right = 80, top = 30, box_h = 18,
-               line_h = 12, axis_h = 40;
+               line_h = 15, axis_h = 40;
+  const int label_lines = 5;
   double bottom = top;
   for (Row& row : rows) {
     std::vector<int64_t> ends;
@@ -223,7 +226,7 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
     }
     row.lanes = static_cast<int>(ends.size());
     row.y = bottom;
-    row.height = row.lanes * box_h + 4 * line_h + 14;
+    row.height = row.lanes * box_h + label_lines * line_h + 14;
     bottom += row.height;
   }
   const double height = bottom + axis_h;
@@ -274,14 +277,15 @@ std::string TimelineSvg(const tf::StepStats& stats, DeviceColors* colors) {
       const double x1 =
           std::max(x0 + 2, px(n.all_start_micros + n.all_end_rel_micros));
       const double box_y = y + 4 + row.lane[i] * box_h;
-      const double label_y = y + 4 + row.lanes * box_h + line_h * (i % 4 + 1);
+      const double label_y =
+          y + 4 + row.lanes * box_h + line_h * (i % label_lines + 1);
       std::snprintf(buf, sizeof buf,
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                     "height=\"%.1f\" fill=\"%s\" stroke=\"#333\">"
                     "<title>%s: %lld us</title></rect>\n"
                     "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                     "stroke=\"#999\"/>\n"
-                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n",
+                    "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                     x0, box_y, x1 - x0, box_h, color.c_str(),
                     XmlText(n.timeline_label).c_str(),
                     static_cast<long long>(n.all_end_rel_micros), x0,

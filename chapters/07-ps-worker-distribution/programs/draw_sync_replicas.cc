@@ -1,8 +1,8 @@
 // The chapter's picture of SyncReplicasOptimizer's graph: seed 003's
 // softmax regression on one ps and two workers (worker 0's graph, as its
 // process builds it with replica_device_setter), trained synchronously with
-// replicas_to_aggregate = total_num_replicas = 2, each box coloured by the
-// task its op asks for.
+// replicas_to_aggregate = total_num_replicas = 2, each box in the cluster
+// (and the colour) of the task its op asks for.
 //
 // The picture keeps the synchronization and groups the rest: every op of
 // the optimizer's scope ("mnist_sync/...": the accumulators, their
@@ -10,11 +10,14 @@
 // ("sync_token_q...") is a box of its own; the model's forward ops, its
 // gradients, each variable with its read, and the wrapped optimizer's
 // update ("GradientDescent/...") are one box each. The initializers and
-// the ops that build constants are left out. Data edges are solid, control
-// edges dashed: the dashed edges into sync_token_q_Dequeue are the barrier.
+// the ops that build constants are left out. Each task is a cluster. Data
+// edges are solid, control edges dashed: the dashed edges into
+// sync_token_q_Dequeue are the barrier.
 //   draw_sync_replicas [<folder>]   writes <folder>/sync_replicas.dot
 #include <minitf/minitf.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -68,6 +71,34 @@ std::string Group(const tf::Node& n) {
   return "model";
 }
 
+// The label of a box: its group without the optimizer's scope or the
+// queue's prefix ("mnist_sync/", "sync_token_q_", which the picture's
+// caption names), and below it the op's type where the name does not
+// already say it ("sync_token_q\nFIFOQueueV2", but "Dequeue" alone).
+std::string Label(const std::string& group, const std::string& op) {
+  std::string name = group;
+  for (const std::string prefix : {"mnist_sync/", "sync_token_q_"}) {
+    if (name.starts_with(prefix)) name.erase(0, prefix.size());
+  }
+  std::string base = name.substr(0, name.find(" ("));
+  const size_t last = base.find_last_of('_');
+  if (last != std::string::npos && last + 1 < base.size() &&
+      base.find_first_not_of("0123456789", last + 1) == std::string::npos) {
+    base.erase(last);  // "SetGlobalStep_1" -> "SetGlobalStep"
+  }
+  auto squash = [](const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+      if (c != '_') out += static_cast<char>(std::tolower(c));
+    }
+    return out;
+  };
+  if (!op.empty() && squash(op).find(squash(base)) == std::string::npos) {
+    name += "\\n" + op;
+  }
+  return name;
+}
+
 std::string Task(const std::string& device) {
   const size_t task = device.find("/task:");
   const size_t end = device.find('/', task + 1);
@@ -99,24 +130,33 @@ std::string GroupsToDot(const tf::Graph& graph) {
       if (!from.empty() && from != group) control.insert({from, group});
     }
   }
+  // One cluster per task, labelled with it, its boxes in its colour. Top to
+  // bottom, with short labels, the picture is about as wide as a page, so
+  // that it reads there (about 700 px in a 1280 px window).
   std::vector<std::string> tasks;
-  auto color = [&](const std::string& task) {
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (tasks[i] == task) return tf::DotDeviceColor(i);
-    }
-    tasks.push_back(task);
-    return tf::DotDeviceColor(tasks.size() - 1);
-  };
-  std::string out = "digraph \"sync_replicas\" {\n  rankdir=LR;\n";
-  out +=
-      "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n";
   for (const std::string& group : order) {
-    std::string label = group;
-    if (!op_of[group].empty() && op_of[group] != group) {
-      label += "\\n" + op_of[group];
+    if (std::find(tasks.begin(), tasks.end(), task_of[group]) == tasks.end()) {
+      tasks.push_back(task_of[group]);
     }
-    out += "  \"" + group + "\" [label=\"" + label + "\", fillcolor=\"" +
-           color(task_of[group]) + "\"];\n";
+  }
+  std::string out =
+      "digraph \"sync_replicas\" {\n"
+      "  rankdir=TB; nodesep=0.18; ranksep=0.3; newrank=true;\n"
+      "  fontname=\"Helvetica\"; fontsize=14; labelloc=b;\n"
+      "  label=\"Names shown without mnist_sync/ and sync_token_q_. Solid "
+      "edges: data; dashed: control.\";\n"
+      "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", "
+      "fontsize=14, margin=\"0.08,0.04\"];\n"
+      "  edge [arrowsize=0.7];\n";
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    out += "  subgraph \"cluster_" + std::to_string(i) + "\" {\n    label=\"" +
+           tasks[i] + "\"; labelloc=t; style=rounded; color=\"#888888\";\n";
+    for (const std::string& group : order) {
+      if (task_of[group] != tasks[i]) continue;
+      out += "    \"" + group + "\" [label=\"" + Label(group, op_of[group]) +
+             "\", fillcolor=\"" + tf::DotDeviceColor(i) + "\"];\n";
+    }
+    out += "  }\n";
   }
   for (const auto& [from, to] : data) {
     out += "  \"" + from + "\" -> \"" + to + "\";\n";
@@ -124,13 +164,7 @@ std::string GroupsToDot(const tf::Graph& graph) {
   for (const auto& [from, to] : control) {
     out += "  \"" + from + "\" -> \"" + to + "\" [style=dashed];\n";
   }
-  out += "  subgraph cluster_legend {\n    label=\"tasks\";\n";
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    out += "    \"legend_" + tasks[i] + "\" [label=\"" + tasks[i] +
-           "\", fillcolor=\"" + tf::DotDeviceColor(i) + "\"];\n";
-  }
-  out += "  }\n}\n";
-  return out;
+  return out + "}\n";
 }
 // --8<-- [end:dot]
 
