@@ -59,6 +59,7 @@ bool BenchOverhead(bool quick, Results* results) {
 
   tf::LocalSession local(tf::SessionOptions{}, graph);
   auto direct = tf::DirectSession::Create(tf::SessionOptions{}, graph).value();
+  // --8<-- [end:overhead]
   std::vector<tf::Tensor> out;
   for (tf::SessionInterface* s :
        {static_cast<tf::SessionInterface*>(&local),
@@ -78,7 +79,6 @@ bool BenchOverhead(bool quick, Results* results) {
                           DoNotOptimize(out[0].data<float>()[0]);
                         }));
   }
-  // --8<-- [end:overhead]
   if (out[0].data<float>()[0] != kChain) {
     std::fprintf(stderr, "device_bench: the chain of adds gave %g, not %d\n",
                  out[0].data<float>()[0], kChain);
@@ -113,7 +113,6 @@ std::vector<tf::Output> MatMulChains(int length) {
   return ends;
 }
 
-// --8<-- [start:two_devices]
 void BenchTwoDevices(bool quick, Results* results) {
   const int length = quick ? 2 : 6;
   auto graph = std::make_shared<tf::Graph>();
@@ -121,6 +120,7 @@ void BenchTwoDevices(bool quick, Results* results) {
   std::vector<tf::Output> ends = MatMulChains(length);
   const std::vector<std::string> fetches = {ends[0].name(), ends[1].name()};
 
+  // --8<-- [start:two_devices]
   // One device that runs one op at a time, against two devices.
   // Each product on one thread (intra_op_parallelism_threads = 1), so that
   // running ops at once is the only parallelism.
@@ -140,6 +140,7 @@ void BenchTwoDevices(bool quick, Results* results) {
   one_device_parallel.config.inter_op_parallelism_threads = 2;
   tf::SessionOptions one_device_intra_op = one_device;
   one_device_intra_op.config.intra_op_parallelism_threads = 2;
+  // --8<-- [end:two_devices]
 
   const int reps = quick ? 2 : 5;
   std::vector<double> ms[4];  // one figure a run, per configuration
@@ -156,7 +157,6 @@ void BenchTwoDevices(bool quick, Results* results) {
                       }));
     }
   }
-  // --8<-- [end:two_devices]
   results->Table("Two independent chains of " + std::to_string(length) +
                      " matrix products 1024×1024",
                  {"configuration", "ms a run", "speed-up"});

@@ -53,7 +53,6 @@ namespace {
 
 constexpr int kGpus = 2;
 
-// --8<-- [start:first_run]
 // The planning of a fresh DirectSession's first two signatures, on three CPU
 // devices: each one's first run less the best of three runs on its cached
 // plan, once per fresh session, `sessions` times. False when a run fails.
@@ -86,6 +85,7 @@ bool SessionPlanning(int sessions, std::vector<double>* init_ms,
         ok = (*session)->Run(in, fetches, run_targets, &out).ok() && ok;
       });
     };
+    // --8<-- [start:first_run]
     const double init_first = run({}, {}, {init.name()});
     double init_cached = 1e30;
     for (int r = 0; r < 3; ++r) {
@@ -99,10 +99,10 @@ bool SessionPlanning(int sessions, std::vector<double>* init_ms,
     if (!ok) return false;
     init_ms->push_back((init_first - init_cached) * 1e3);
     step_ms->push_back((step_first - step_cached) * 1e3);
+    // --8<-- [end:first_run]
   }
   return true;
 }
-// --8<-- [end:first_run]
 
 // tf_placement.py's figures: its version, its graph's node count, and the
 // milliseconds of each session per figure.
