@@ -47,6 +47,7 @@ echo
 wait "$download" || true
 # The later chapters' packages install (mostly the disk's work) while chapter
 # 1's exercises build (the processor's).
+echo "The later chapters' packages install in the background while chapter 1's exercises build ..."
 scripts/setup.sh later >build/setup-later.out 2>&1 &
 install=$!
 # If the demo stops here, it lets dpkg finish rather than leave it half done.
