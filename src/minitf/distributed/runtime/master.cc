@@ -1,12 +1,10 @@
 #include "minitf/distributed/runtime/master.h"
 
-#include <grpcpp/grpcpp.h>
-
-#include <condition_variable>
 #include <cstdio>
 #include <iostream>
 
 #include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/graph/deadline.h"
 
 namespace minitf {
@@ -30,65 +28,42 @@ std::ostream& Master::log() const {
 // --8<-- [start:gather]
 StatusOr<std::vector<DeviceAttributes>> Master::GatherDevices(
     int64_t timeout_ms) {
-  struct Ask {
-    std::string task;
-    grpc::ClientContext context;
-    proto::GetStatusRequest request;
-    proto::GetStatusResponse response;
-    bool done = false;
-    Status status;
-  };
+  using Request = proto::GetStatusRequest;
+  using Response = proto::GetStatusResponse;
   const std::vector<std::string> tasks = workers_->ListWorkers();
-  std::vector<std::unique_ptr<Ask>> asks;
-  std::mutex mu;
-  std::condition_variable cv;
-  int pending = static_cast<int>(tasks.size());
+  std::vector<std::unique_ptr<WorkerCall<Request, Response>>> asks;
   const auto start = std::chrono::system_clock::now();
   for (const std::string& task : tasks) {
-    auto ask = std::make_unique<Ask>();
+    auto& ask =
+        asks.emplace_back(std::make_unique<WorkerCall<Request, Response>>());
     ask->task = task;
+    TF_ASSIGN_OR_RETURN(ask->worker, workers_->GetWorker(task));
     // A task that has not started yet is waited for, not failed at once.
-    ask->context.set_wait_for_ready(true);
-    if (timeout_ms > 0) {
-      ask->context.set_deadline(DeadlineAfter(start, timeout_ms));
-    }
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers_->GetStub(task));
-    Ask* a = ask.get();
-    asks.push_back(std::move(ask));
-    stub->async()->GetStatus(&a->context, &a->request, &a->response,
-                             [a, &mu, &cv, &pending](grpc::Status s) {
-                               std::lock_guard<std::mutex> lock(mu);
-                               a->status = FromGrpcStatus(s);
-                               a->done = true;
-                               --pending;
-                               cv.notify_all();
-                             });
+    ask->opts.set_wait_for_ready(true);
+    if (timeout_ms > 0)
+      ask->opts.set_deadline(DeadlineAfter(start, timeout_ms));
   }
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    while (!cv.wait_for(lock, options_.still_waiting_interval,
-                        [&] { return pending == 0; })) {
-      for (const auto& a : asks) {
-        if (!a->done) {
-          log() << "CreateSession still waiting for response from worker: "
-                << a->task << "\n";
-        }
-      }
-    }
-  }
+  FanOutOptions wait;
+  wait.still_waiting_interval = options_.still_waiting_interval;
+  wait.still_waiting = [&](size_t i) {
+    log() << "CreateSession still waiting for response from worker: "
+          << tasks[i] << "\n";
+  };
+  const std::vector<Status> statuses =
+      CallAll(asks, &WorkerInterface::GetStatusAsync, wait);
   std::vector<DeviceAttributes> devices;
-  for (const auto& a : asks) {
-    if (a->status.code() == error::DEADLINE_EXCEEDED) {
+  for (size_t i = 0; i < asks.size(); ++i) {
+    if (statuses[i].code() == error::DEADLINE_EXCEEDED) {
       return errors::DeadlineExceeded(
           "CreateSession timed out after ", timeout_ms,
-          " ms waiting for response from worker: ", a->task);
+          " ms waiting for response from worker: ", tasks[i]);
     }
-    if (!a->status.ok()) {
+    if (!statuses[i].ok()) {
       return errors::Unavailable("CreateSession could not reach worker ",
-                                 a->task, ": ", a->status.message());
+                                 tasks[i], ": ", statuses[i].message());
     }
-    for (const proto::DeviceAttributes& d : a->response.device_attributes()) {
+    for (const proto::DeviceAttributes& d :
+         asks[i]->response.device_attributes()) {
       TF_ASSIGN_OR_RETURN(DeviceAttributes attributes,
                           DeviceAttributesFromProto(d));
       devices.push_back(std::move(attributes));
@@ -166,14 +141,16 @@ Status Master::ListDevices(const proto::ListDevicesRequest& /*request*/,
   // than waited for.
   for (const std::string& task : workers_->ListWorkers()) {
     if (task == task_) continue;
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers_->GetStub(task));
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(5));
+    TF_ASSIGN_OR_RETURN(WorkerInterface * worker, workers_->GetWorker(task));
+    CallOptions opts;
+    opts.set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(5));
     proto::GetStatusRequest ask;
     proto::GetStatusResponse status;
-    if (!stub->GetStatus(&context, ask, &status).ok()) continue;
+    Status answered = CallAndWait([&](StatusCallback done) {
+      worker->GetStatusAsync(&opts, &ask, &status, std::move(done));
+    });
+    if (!answered.ok()) continue;
     for (const proto::DeviceAttributes& d : status.device_attributes()) {
       *response->add_remote_device() = d;
     }
@@ -189,14 +166,14 @@ Status Master::Reset(const proto::ResetRequest& request) {
   }
   for (auto& [handle, session] : sessions) session->Close().ok();
   for (const std::string& task : workers_->ListWorkers()) {
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers_->GetStub(task));
-    grpc::ClientContext context;
+    TF_ASSIGN_OR_RETURN(WorkerInterface * worker, workers_->GetWorker(task));
+    CallOptions opts;
     proto::CleanupAllRequest cleanup;
     proto::CleanupAllResponse cleaned;
     for (const std::string& c : request.container()) cleanup.add_container(c);
-    TF_RETURN_IF_ERROR(
-        FromGrpcStatus(stub->CleanupAll(&context, cleanup, &cleaned)));
+    TF_RETURN_IF_ERROR(CallAndWait([&](StatusCallback done) {
+      worker->CleanupAllAsync(&opts, &cleanup, &cleaned, std::move(done));
+    }));
   }
   return Status::OK();
 }

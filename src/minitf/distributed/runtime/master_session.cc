@@ -1,7 +1,5 @@
 #include "minitf/distributed/runtime/master_session.h"
 
-#include <grpcpp/grpcpp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,7 +15,6 @@
 #include "minitf/distributed/runtime/named_answers.h"
 #include "minitf/distributed/runtime/proto_convert.h"
 #include "minitf/distributed/runtime/rpc_trace.h"
-#include "minitf/distributed/runtime/worker.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
@@ -39,18 +36,18 @@ struct MasterSession::Plan {
   std::string client_task;
 };
 
-namespace {
-
-// One call in flight: what gRPC fills, and how it ended.
-template <typename Request, typename Response>
-struct Call {
-  grpc::ClientContext context;
-  Request request;
-  Response response;
-  Status status;
+/// What one RunStep asks for: its feeds, fetches and targets, and the limits
+/// of its waits.
+struct MasterSession::Step {
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+  // The RunOptions timeout, from the run's start: its RunGraph calls, and
+  // the registration of its parts that the first run of a signature makes,
+  // which the session's operation timeout bounds too (register).
+  Limit run;
+  Limit register_parts;
 };
-
-}  // namespace
 
 // Counts calls down; WaitAll returns when all are done. Add counts one more.
 class MasterSession::CallGroup {
@@ -158,7 +155,93 @@ int64_t NewStepId() {
   return static_cast<int64_t>(rng() & ((uint64_t{1} << 56) - 1));
 }
 
+template <typename Request, typename Response>
+using CallList = std::vector<std::unique_ptr<WorkerCall<Request, Response>>>;
+
+// One call per task of `tasks`, to the task's worker; GetWorker's errors.
+template <typename Request, typename Response>
+StatusOr<CallList<Request, Response>> CallsTo(
+    WorkerCache* workers, const std::vector<std::string>& tasks) {
+  CallList<Request, Response> calls;
+  for (const std::string& task : tasks) {
+    TF_ASSIGN_OR_RETURN(WorkerInterface * worker, workers->GetWorker(task));
+    auto& call =
+        calls.emplace_back(std::make_unique<WorkerCall<Request, Response>>());
+    call->task = task;
+    call->worker = worker;
+  }
+  return calls;
+}
+
 }  // namespace
+
+// Counts a step in running_ from Begin to its destruction, so that Close
+// waits until the step is over.
+class MasterSession::Counted {
+ public:
+  explicit Counted(MasterSession* session) : session_(session) {}
+  ~Counted() {
+    if (!counted_) return;
+    std::lock_guard<std::mutex> lock(session_->mu_);
+    if (--session_->running_ == 0) session_->idle_.notify_all();
+  }
+  // FailedPrecondition once the session is closed.
+  Status Begin() {
+    std::lock_guard<std::mutex> lock(session_->mu_);
+    if (session_->closed_) {
+      return errors::FailedPrecondition("Session has been closed.");
+    }
+    ++session_->running_;
+    counted_ = true;
+    return Status::OK();
+  }
+
+ private:
+  MasterSession* const session_;
+  bool counted_ = false;
+};
+
+// Holds calls in in_flight_, where Close cancels them, from Add to its
+// destruction. Declared after the calls it holds, so that each leaves
+// in_flight_ before it is destroyed.
+class MasterSession::Cancellable {
+ public:
+  explicit Cancellable(MasterSession* session) : session_(session) {}
+  ~Cancellable() {
+    std::lock_guard<std::mutex> lock(session_->mu_);
+    for (CallOptions* opts : held_) session_->in_flight_.erase(opts);
+  }
+  // Cancelled (ClosedUnderStep) when the session is closed already.
+  template <typename Calls>
+  Status Add(const Calls& calls) {
+    std::lock_guard<std::mutex> lock(session_->mu_);
+    if (session_->closed_) return ClosedUnderStep();
+    for (const auto& call : calls) {
+      held_.push_back(&call->opts);
+      session_->in_flight_.insert(&call->opts);
+    }
+    return Status::OK();
+  }
+
+ private:
+  MasterSession* const session_;
+  std::vector<CallOptions*> held_;
+};
+
+// The call lives until its answer, whichever thread answers it.
+template <typename Request, typename Response>
+void MasterSession::SendUnawaited(
+    std::shared_ptr<WorkerCall<Request, Response>> call,
+    WorkerMethod<Request, Response> method) {
+  cleanups_->Add();  // Close waits for the answer
+  WorkerCall<Request, Response>* c = call.get();
+  (c->worker->*method)(
+      &c->opts, &c->request, &c->response,
+      [call = std::move(call), pending = cleanups_](const Status&) mutable {
+        call.reset();     // the call goes before Close may go on
+        pending->Done();  // the session may be gone after this
+      });
+}
 
 MasterSession::MasterSession(std::string handle, ConfigProto config,
                              WorkerCache* workers)
@@ -194,48 +277,39 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
   TF_RETURN_IF_ERROR(
       ImportGraphDef(request.graph_def(), &session->graph_,
                      ImportGraphDefOptions{.drop_newer_default_attrs = true}));
-  // A worker session on every task, all asked at once. Every task answered
-  // GetStatus a moment ago; one that stops answering now is given up on at
-  // the session's operation timeout, as Master::GatherDevices gives up on
-  // GetStatus (minitf's own words).
-  const int64_t timeout_ms = request.config().operation_timeout_in_ms();
+  TF_RETURN_IF_ERROR(session->CreateWorkerSessions(request.config()));
+  return session;
+}
+
+// Every task answered GetStatus a moment ago; one that stops answering now
+// is given up on at the session's operation timeout, as Master::GatherDevices
+// gives up on GetStatus (minitf's own words).
+Status MasterSession::CreateWorkerSessions(
+    const proto::ConfigProto& config_proto) {
+  const int64_t timeout_ms = config_proto.operation_timeout_in_ms();
   const auto deadline =
       DeadlineAfter(std::chrono::system_clock::now(), timeout_ms);
-  using CreateCall = Call<proto::CreateWorkerSessionRequest,
-                          proto::CreateWorkerSessionResponse>;
-  std::vector<std::unique_ptr<CreateCall>> calls;
-  std::vector<tensorflow::WorkerService::Stub*> stubs;
-  for (const std::string& task : session->tasks_) {
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers->GetStub(task));
-    stubs.push_back(stub);
-    CreateCall* call = calls.emplace_back(std::make_unique<CreateCall>()).get();
-    if (timeout_ms > 0) call->context.set_deadline(deadline);
-    call->request.set_session_handle(session->handle_);
+  using Request = proto::CreateWorkerSessionRequest;
+  using Response = proto::CreateWorkerSessionResponse;
+  TF_ASSIGN_OR_RETURN(auto calls,
+                      (CallsTo<Request, Response>(workers_, tasks_)));
+  for (auto& call : calls) {
+    if (timeout_ms > 0) call->opts.set_deadline(deadline);
+    call->request.set_session_handle(handle_);
     *call->request.mutable_server_def()->mutable_default_session_config() =
-        request.config();
+        config_proto;
   }
-  CallGroup group(static_cast<int>(calls.size()));
-  for (size_t i = 0; i < calls.size(); ++i) {
-    CreateCall* call = calls[i].get();
-    stubs[i]->async()->CreateWorkerSession(&call->context, &call->request,
-                                           &call->response,
-                                           [call, &group](grpc::Status s) {
-                                             call->status = FromGrpcStatus(s);
-                                             group.Done();
-                                           });
-  }
-  group.WaitAll();
-  for (size_t i = 0; i < calls.size(); ++i) {
-    const Status& s = calls[i]->status;
-    if (s.code() == error::DEADLINE_EXCEEDED && timeout_ms > 0) {
+  const std::vector<Status> statuses =
+      CallAll(calls, &WorkerInterface::CreateWorkerSessionAsync);
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i].code() == error::DEADLINE_EXCEEDED && timeout_ms > 0) {
       return errors::DeadlineExceeded(
           "CreateWorkerSession timed out after ", timeout_ms,
-          " ms waiting for response from worker: ", session->tasks_[i]);
+          " ms waiting for response from worker: ", tasks_[i]);
     }
-    TF_RETURN_IF_ERROR(s);
+    TF_RETURN_IF_ERROR(statuses[i]);
   }
-  return session;
+  return Status::OK();
 }
 
 Status MasterSession::Extend(const proto::ExtendSessionRequest& request,
@@ -274,9 +348,7 @@ Status MasterSession::PlaceNewNodes() {
 
 // --8<-- [start:create_plan]
 StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
-    const std::vector<std::pair<std::string, Tensor>>& feeds,
-    const std::vector<std::string>& fetch_names,
-    const std::vector<std::string>& target_names, const Limit& limit) {
+    const Step& step) {
   auto plan = std::make_shared<Plan>();
   std::vector<std::pair<std::string, proto::RegisterGraphRequest>> parts;
   {
@@ -284,60 +356,75 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
     // Runs that waited for another's registration, which Close ended, end
     // here rather than plan again.
     if (closed_) return ClosedUnderStep();
-    TF_ASSIGN_OR_RETURN(
-        RunSignature sig,
-        ResolveRunSignature(graph_, feeds, fetch_names, target_names));
-    TF_RETURN_IF_ERROR(PlaceNewNodes());
-    auto client_key = [this](const Output& t) {
-      return Rendezvous::CreateKey(
-          client_device_->name(), client_device_->attributes().incarnation,
-          client_device_->name(), t.name(), FrameAndIter{});
-    };
-    std::vector<Output> unique_fetches;
-    for (const Output& t : sig.feeds) {
-      plan->feeds.push_back(t);
-      plan->feed_keys.push_back(client_key(t));
-    }
-    for (const Output& t : sig.fetches) {
-      plan->fetch_keys.push_back(client_key(t));
-      if (std::find(unique_fetches.begin(), unique_fetches.end(), t) ==
-          unique_fetches.end()) {
-        unique_fetches.push_back(t);
-      }
-    }
-    TF_ASSIGN_OR_RETURN(
-        std::unique_ptr<Graph> client,
-        BuildClientGraph(graph_, sig.feeds, unique_fetches, sig.targets,
-                         client_device_->attributes()));
-    PartitionOptions popts;
-    popts.incarnation = [this](const std::string& name) -> uint64_t {
-      Device* d = device_set_.FindDeviceByName(name);
-      return d == nullptr ? 0 : d->attributes().incarnation;
-    };
-    popts.node_to_loc = [](const Node& n) {
-      return TaskOfDevice(n.assigned_device()).value();
-    };
-    TF_ASSIGN_OR_RETURN(auto partitions, Partition(*client, popts));
-    plan->client_task = TaskOfDevice(client_device_->name()).value();
-    for (auto& [task, graph] : partitions) {
-      proto::RegisterGraphRequest& request =
-          parts.emplace_back(task, proto::RegisterGraphRequest{}).second;
-      request.set_session_handle(handle_);
-      request.set_create_worker_session_called(true);
-      TF_RETURN_IF_ERROR(ToGraphDef(*graph, request.mutable_graph_def()));
-      request.mutable_config_proto()->set_operation_timeout_in_ms(
-          config_.operation_timeout_in_ms);
-    }
+    TF_ASSIGN_OR_RETURN(parts, CutParts(step, plan.get()));
   }
   // Each task's part is registered with its task, the graph's lock let go:
   // a task that does not answer must not keep Close, or the session's other
   // runs, waiting for the lock.
+  std::vector<std::string> tasks;
+  for (const auto& [task, request] : parts) tasks.push_back(task);
   TF_ASSIGN_OR_RETURN(std::vector<std::string> handles,
-                      RegisterParts(parts, limit));
-  for (size_t i = 0; i < parts.size(); ++i) {
-    plan->parts.push_back({parts[i].first, handles[i]});
+                      RegisterParts(std::move(parts), step.register_parts));
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    plan->parts.push_back({tasks[i], handles[i]});
   }
   return std::shared_ptr<const Plan>(std::move(plan));
+}
+
+StatusOr<std::vector<std::pair<std::string, proto::RegisterGraphRequest>>>
+MasterSession::CutParts(const Step& step, Plan* plan) {
+  TF_ASSIGN_OR_RETURN(
+      RunSignature sig,
+      ResolveRunSignature(graph_, step.feeds, step.fetches, step.targets));
+  TF_RETURN_IF_ERROR(PlaceNewNodes());
+  auto client_key = [this](const Output& t) {
+    return Rendezvous::CreateKey(
+        client_device_->name(), client_device_->attributes().incarnation,
+        client_device_->name(), t.name(), FrameAndIter{});
+  };
+  std::vector<Output> unique_fetches;
+  for (const Output& t : sig.feeds) {
+    plan->feeds.push_back(t);
+    plan->feed_keys.push_back(client_key(t));
+  }
+  for (const Output& t : sig.fetches) {
+    plan->fetch_keys.push_back(client_key(t));
+    if (std::find(unique_fetches.begin(), unique_fetches.end(), t) ==
+        unique_fetches.end()) {
+      unique_fetches.push_back(t);
+    }
+  }
+  TF_ASSIGN_OR_RETURN(
+      std::unique_ptr<Graph> client,
+      BuildClientGraph(graph_, sig.feeds, unique_fetches, sig.targets,
+                       client_device_->attributes()));
+  PartitionOptions popts;
+  popts.incarnation = [this](const std::string& name) -> uint64_t {
+    Device* d = device_set_.FindDeviceByName(name);
+    return d == nullptr ? 0 : d->attributes().incarnation;
+  };
+  popts.node_to_loc = [](const Node& n) {
+    return TaskOfDevice(n.assigned_device()).value();
+  };
+  TF_ASSIGN_OR_RETURN(auto partitions, Partition(*client, popts));
+  plan->client_task = TaskOfDevice(client_device_->name()).value();
+  std::vector<std::pair<std::string, proto::RegisterGraphRequest>> parts;
+  for (auto& [task, graph] : partitions) {
+    proto::RegisterGraphRequest& request =
+        parts.emplace_back(task, proto::RegisterGraphRequest{}).second;
+    request.set_session_handle(handle_);
+    request.set_create_worker_session_called(true);
+    TF_RETURN_IF_ERROR(ToGraphDef(*graph, request.mutable_graph_def()));
+    request.mutable_config_proto()->set_operation_timeout_in_ms(
+        config_.operation_timeout_in_ms);
+  }
+  // The client task's part last: its worker may be this task's own, which
+  // runs the part on the calling thread (worker_interface.h), and the other
+  // parts must be sent by then.
+  std::stable_partition(parts.begin(), parts.end(), [&](const auto& part) {
+    return part.first != plan->client_task;
+  });
+  return parts;
 }
 // --8<-- [end:create_plan]
 
@@ -350,47 +437,31 @@ StatusOr<std::shared_ptr<const MasterSession::Plan>> MasterSession::CreatePlan(
 // master names the call and the task.) Without either the master waits, as
 // TensorFlow's does, until Close cancels the calls.
 StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
-    const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
-        parts,
+    std::vector<std::pair<std::string, proto::RegisterGraphRequest>> parts,
     const Limit& limit) {
-  using RegisterCall =
-      Call<proto::RegisterGraphRequest, proto::RegisterGraphResponse>;
-  std::vector<std::unique_ptr<RegisterCall>> calls;
-  std::vector<tensorflow::WorkerService::Stub*> stubs;
-  for (const auto& [task, request] : parts) {
-    TF_ASSIGN_OR_RETURN(tensorflow::WorkerService::Stub * stub,
-                        workers_->GetStub(task));
-    stubs.push_back(stub);
-    calls.push_back(std::make_unique<RegisterCall>());
-    if (limit.limited()) calls.back()->context.set_deadline(limit.deadline);
-  }
-  // Close cancels the calls while they are in in_flight_.
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return ClosedUnderStep();
-    for (const auto& call : calls) in_flight_.insert(&call->context);
-  }
-  CallGroup group(static_cast<int>(calls.size()));
+  std::vector<std::string> tasks;
+  for (const auto& [task, request] : parts) tasks.push_back(task);
+  using Request = proto::RegisterGraphRequest;
+  using Response = proto::RegisterGraphResponse;
+  TF_ASSIGN_OR_RETURN(auto calls,
+                      (CallsTo<Request, Response>(workers_, tasks)));
   for (size_t i = 0; i < calls.size(); ++i) {
-    RegisterCall* call = calls[i].get();
-    stubs[i]->async()->RegisterGraph(&call->context, &parts[i].second,
-                                     &call->response,
-                                     [call, &group](grpc::Status s) {
-                                       call->status = FromGrpcStatus(s);
-                                       group.Done();
-                                     });
+    calls[i]->request = std::move(parts[i].second);
+    if (limit.limited()) calls[i]->opts.set_deadline(limit.deadline);
   }
-  group.WaitAll();
+  std::vector<Status> statuses;
   bool closed;
   {
+    Cancellable cancellable(this);  // Close cancels the calls
+    TF_RETURN_IF_ERROR(cancellable.Add(calls));
+    statuses = CallAll(calls, &WorkerInterface::RegisterGraphAsync);
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& call : calls) in_flight_.erase(&call->context);
     closed = closed_;
   }
   std::vector<std::string> handles;
   Status failed;
   for (size_t i = 0; i < calls.size(); ++i) {
-    const Status& s = calls[i]->status;
+    const Status& s = statuses[i];
     if (s.ok()) {
       handles.push_back(calls[i]->response.graph_handle());
     } else if (!failed.ok()) {
@@ -400,7 +471,7 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
     } else if (s.code() == error::DEADLINE_EXCEEDED && limit.limited()) {
       failed = errors::DeadlineExceeded(
           "RegisterGraph timed out after ", limit.ms,
-          " ms waiting for response from worker: ", parts[i].first);
+          " ms waiting for response from worker: ", tasks[i]);
     } else {
       failed = s;
     }
@@ -409,8 +480,8 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
   // The parts that were registered belong to no plan now: they go again,
   // without waiting for the answers.
   for (size_t i = 0; i < calls.size(); ++i) {
-    if (calls[i]->status.ok()) {
-      DeregisterUnawaited(parts[i].first, calls[i]->response.graph_handle());
+    if (statuses[i].ok()) {
+      DeregisterUnawaited(tasks[i], calls[i]->response.graph_handle());
     }
   }
   return failed;
@@ -418,304 +489,199 @@ StatusOr<std::vector<std::string>> MasterSession::RegisterParts(
 
 void MasterSession::DeregisterUnawaited(const std::string& task,
                                         const std::string& graph_handle) {
-  StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);
-  if (!stub.ok()) return;
-  using DeregisterCall =
-      Call<proto::DeregisterGraphRequest, proto::DeregisterGraphResponse>;
-  auto call = std::make_shared<DeregisterCall>();
-  call->context.set_deadline(TidyDeadline());
+  StatusOr<WorkerInterface*> worker = workers_->GetWorker(task);
+  if (!worker.ok()) return;
+  auto call = std::make_shared<WorkerCall<proto::DeregisterGraphRequest,
+                                          proto::DeregisterGraphResponse>>();
+  call->task = task;
+  call->worker = *worker;
+  call->opts.set_deadline(TidyDeadline());
   call->request.set_session_handle(handle_);
   call->request.set_create_worker_session_called(true);
   call->request.set_graph_handle(graph_handle);
-  cleanups_->Add();  // Close waits for the answer
-  (*stub)->async()->DeregisterGraph(
-      &call->context, &call->request, &call->response,
-      [call, pending = cleanups_](grpc::Status) mutable {
-        call.reset();     // the context goes before Close may go on
-        pending->Done();  // the session may be gone after this
-      });
+  SendUnawaited(std::move(call), &WorkerInterface::DeregisterGraphAsync);
 }
 // --8<-- [end:register]
 
 // --8<-- [start:run]
+// --8<-- [start:run_step]
 Status MasterSession::Run(const proto::RunStepRequest& request,
                           proto::RunStepResponse* response) {
+  // Close waits until the step is over (running_), its plan's creation
+  // included, and cancels its calls while they run.
+  Counted counted(this);
+  TF_RETURN_IF_ERROR(counted.Begin());
   const int64_t step_id = NewStepId();
-  // A Close while the step runs cancels its calls, and ends the local part:
-  // a step that waits in a task (a take_grad, a dequeue) ends with the
-  // session. Close then waits until the step is over (running_), its plan's
-  // creation included.
-  struct Running {
-    MasterSession* session = nullptr;  // null until the step is counted
-    int64_t step_id = 0;
-    ~Running() {
-      if (session == nullptr) return;
-      std::lock_guard<std::mutex> lock(session->mu_);
-      session->local_steps_.erase(step_id);
-      if (--session->running_ == 0) session->idle_.notify_all();
-    }
-  } running;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return errors::FailedPrecondition("Session has been closed.");
-    ++running_;
-    running.session = this;
-    running.step_id = step_id;
-  }
   // The step's calls, for the chapter's sequence diagram (rpc_trace.h).
   RpcTraceScope trace_step("RunStep", "client", client_device_->name(),
                            step_id);
-  std::vector<std::pair<std::string, Tensor>> feeds;
+  TF_ASSIGN_OR_RETURN(Step step, ReadStep(request));
+  // 1. The plan of the run's signature: made, and registered with the
+  //    tasks, by the first run of the signature.
+  TF_ASSIGN_OR_RETURN(
+      std::shared_ptr<const Plan> plan,
+      plans_->GetOrCreate(
+          RunSignatureKey(step.feeds, step.fetches, step.targets),
+          step.register_parts, [&] { return CreatePlan(step); }));
+  // 2. Every task runs its part, all at once, sharing the step id.
+  TF_ASSIGN_OR_RETURN(RunGraphCalls calls, PrepareParts(*plan, step_id, step));
+  TF_RETURN_IF_ERROR(RunParts(*plan, step_id, calls));
+  // 3. The fetched values, from the client task's answer.
+  return CollectFetches(*plan, calls, step, response);
+}
+// --8<-- [end:run_step]
+
+StatusOr<MasterSession::Step> MasterSession::ReadStep(
+    const proto::RunStepRequest& request) const {
+  Step step;
   for (const proto::NamedTensorProto& feed : request.feed()) {
     TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(feed.tensor()));
-    feeds.emplace_back(feed.name(), std::move(value));
+    step.feeds.emplace_back(feed.name(), std::move(value));
   }
-  const std::vector<std::string> fetches(request.fetch().begin(),
-                                         request.fetch().end());
-  const std::vector<std::string> targets(request.target().begin(),
-                                         request.target().end());
+  step.fetches.assign(request.fetch().begin(), request.fetch().end());
+  step.targets.assign(request.target().begin(), request.target().end());
   // The step's RunOptions timeout bounds the whole run, from here: its
   // RunGraph calls, and the registration of its parts that the first run of
   // a signature makes, which the session's operation timeout bounds too.
   const auto start = std::chrono::system_clock::now();
-  const Limit run_limit{
-      request.options().timeout_in_ms(),
-      DeadlineAfter(start, request.options().timeout_in_ms())};
-  Limit register_limit = run_limit;
+  const int64_t run_ms = request.options().timeout_in_ms();
+  step.run = {run_ms, DeadlineAfter(start, run_ms)};
+  step.register_parts = step.run;
   const int64_t op_ms = config_.operation_timeout_in_ms;
-  if (op_ms > 0 && (!run_limit.limited() || op_ms < run_limit.ms)) {
-    register_limit = {op_ms, DeadlineAfter(start, op_ms)};
+  if (op_ms > 0 && (!step.run.limited() || op_ms < step.run.ms)) {
+    step.register_parts = {op_ms, DeadlineAfter(start, op_ms)};
   }
-  TF_ASSIGN_OR_RETURN(
-      std::shared_ptr<const Plan> plan,
-      plans_->GetOrCreate(
-          RunSignatureKey(feeds, fetches, targets), register_limit,
-          [&] { return CreatePlan(feeds, fetches, targets, register_limit); }));
+  return step;
+}
 
-  // One RunGraph per task, all at once, sharing the step id.
-  using RunGraphCall = Call<proto::RunGraphRequest, proto::RunGraphResponse>;
-  std::vector<std::unique_ptr<RunGraphCall>> calls;
-  CallGroup group(static_cast<int>(plan->parts.size()));
-  for (const Plan::Part& part : plan->parts) {
-    auto call = std::make_unique<RunGraphCall>();
-    call->request.set_graph_handle(part.graph_handle);
-    call->request.set_step_id(step_id);
-    call->request.set_session_handle(handle_);
-    call->request.set_create_worker_session_called(true);
-    if (part.task == plan->client_task) {
-      for (size_t i = 0; i < feeds.size(); ++i) {
-        TF_ASSIGN_OR_RETURN(Tensor value,
-                            ConvertFedValue(plan->feeds[i], feeds[i].second));
-        proto::NamedTensorProto* send = call->request.add_send();
-        send->set_name(plan->feed_keys[i]);
-        TF_RETURN_IF_ERROR(TensorToProto(value, send->mutable_tensor()));
+// --8<-- [start:prepare_parts]
+StatusOr<MasterSession::RunGraphCalls> MasterSession::PrepareParts(
+    const Plan& plan, int64_t step_id, const Step& step) const {
+  std::vector<std::string> tasks;
+  for (const Plan::Part& part : plan.parts) tasks.push_back(part.task);
+  using Request = proto::RunGraphRequest;
+  using Response = proto::RunGraphResponse;
+  TF_ASSIGN_OR_RETURN(RunGraphCalls calls,
+                      (CallsTo<Request, Response>(workers_, tasks)));
+  for (size_t p = 0; p < calls.size(); ++p) {
+    proto::RunGraphRequest& request = calls[p]->request;
+    request.set_graph_handle(plan.parts[p].graph_handle);
+    request.set_step_id(step_id);
+    request.set_session_handle(handle_);
+    request.set_create_worker_session_called(true);
+    if (step.run.limited()) calls[p]->opts.set_deadline(step.run.deadline);
+    if (plan.parts[p].task != plan.client_task) continue;
+    for (size_t i = 0; i < step.feeds.size(); ++i) {
+      TF_ASSIGN_OR_RETURN(Tensor value,
+                          ConvertFedValue(plan.feeds[i], step.feeds[i].second));
+      proto::NamedTensorProto* send = request.add_send();
+      send->set_name(plan.feed_keys[i]);
+      TF_RETURN_IF_ERROR(TensorToProto(value, send->mutable_tensor()));
+    }
+    for (const std::string& key : plan.fetch_keys) {
+      const auto& asked = request.recv_key();
+      if (std::find(asked.begin(), asked.end(), key) == asked.end()) {
+        request.add_recv_key(key);
       }
-      for (const std::string& key : plan->fetch_keys) {
-        const auto& asked = call->request.recv_key();
-        if (std::find(asked.begin(), asked.end(), key) == asked.end()) {
-          call->request.add_recv_key(key);
-        }
-      }
     }
-    if (run_limit.limited()) call->context.set_deadline(run_limit.deadline);
-    calls.push_back(std::move(call));
   }
-  // The part on the master's own task runs on its worker directly, on this
-  // thread, as TensorFlow's master calls its local worker; the others are
-  // RunGraph calls over gRPC, all sent first.
-  Worker* local_worker = nullptr;
-  size_t local_part = calls.size();  // none
-  std::vector<tensorflow::WorkerService::Stub*> stubs(calls.size(), nullptr);
-  for (size_t i = 0; i < calls.size(); ++i) {
-    if (Worker* w = LocalWorker(plan->parts[i].task); w != nullptr) {
-      local_worker = w;
-      local_part = i;
-      continue;
-    }
-    TF_ASSIGN_OR_RETURN(stubs[i], workers_->GetStub(plan->parts[i].task));
-  }
-  // Close cancels the remote calls through in_flight_. `in_flight` is
-  // declared after `calls`, so it is destroyed first, and each context
-  // leaves in_flight_ before it is destroyed.
-  struct InFlight {
-    MasterSession* session;
-    std::vector<grpc::ClientContext*> contexts;
-    ~InFlight() {
-      std::lock_guard<std::mutex> lock(session->mu_);
-      for (grpc::ClientContext* c : contexts) session->in_flight_.erase(c);
-    }
-  } in_flight{this, {}};
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return ClosedUnderStep();
-    for (size_t i = 0; i < calls.size(); ++i) {
-      if (i == local_part) continue;
-      in_flight.contexts.push_back(&calls[i]->context);
-      in_flight_.insert(&calls[i]->context);
-    }
-    if (local_part < calls.size()) local_steps_.insert(step_id);
-  }
+  return calls;
+}
+// --8<-- [end:prepare_parts]
+
+// --8<-- [start:run_parts]
+Status MasterSession::RunParts(const Plan& plan, int64_t step_id,
+                               RunGraphCalls& calls) {
   // At the first error the step is over: CleanupGraph on every task ends
   // what still waits there for a value that will never come. When every
   // part has answered, the same calls end the step.
   std::atomic<bool> cleaned_up{false};
   auto end_step = [&] {
-    if (!cleaned_up.exchange(true)) CleanupStep(*plan, step_id);
+    if (!cleaned_up.exchange(true)) CleanupStep(plan, step_id);
   };
-  for (size_t i = 0; i < calls.size(); ++i) {
-    if (i == local_part) continue;
-    RunGraphCall* call = calls[i].get();
-    const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
-    stubs[i]->async()->RunGraph(
-        &call->context, &call->request, &call->response,
-        [call, &group, &plan, &end_step, i, step_id, start_us](grpc::Status s) {
-          if (RpcTraceEnabled()) {
-            RecordRpc({"RunGraph", plan->client_task, plan->parts[i].task,
-                       step_id, start_us, RpcTraceNowMicros(), ""});
-          }
-          call->status = FromGrpcStatus(s);
-          if (!call->status.ok()) end_step();
-          group.Done();
-        });
-  }
-  if (local_part < calls.size()) {
-    RunGraphCall* call = calls[local_part].get();
-    const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
-    // What is left of the run's timeout (at least 1 ms: 0 means none).
-    int64_t left_ms = 0;
-    if (run_limit.limited()) {
-      left_ms = std::max<int64_t>(
-          1, std::chrono::duration_cast<std::chrono::milliseconds>(
-                 run_limit.deadline - std::chrono::system_clock::now())
-                 .count());
-    }
-    call->status =
-        local_worker->RunGraph(call->request, &call->response, left_ms);
-    if (RpcTraceEnabled()) {
-      RecordRpc({"RunGraph", plan->client_task, plan->parts[local_part].task,
-                 step_id, start_us, RpcTraceNowMicros(), ""});
-    }
-    if (!call->status.ok()) end_step();
-    group.Done();
-  }
-  group.WaitAll();
-  end_step();
+  FanOutOptions options;
+  options.on_answer = [&](size_t, const Status& s) {
+    if (!s.ok()) end_step();
+  };
   std::vector<Status> statuses;
-  for (const auto& call : calls) statuses.push_back(call->status);
+  {
+    Cancellable cancellable(this);  // Close cancels the calls
+    TF_RETURN_IF_ERROR(cancellable.Add(calls));
+    statuses = CallAll(calls, &WorkerInterface::RunGraphAsync, options);
+  }
+  end_step();
   Status step_status = StepError(statuses);
   if (!step_status.ok()) {
     // Closed under the step: its parts' errors only follow from that.
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return ClosedUnderStep();
   }
-  TF_RETURN_IF_ERROR(step_status);
+  return step_status;
+}
+// --8<-- [end:run_parts]
 
-  // The fetched values, from the client task's answer, matched by key (a
-  // worker answers in an order of its own), in the order asked.
-  for (size_t i = 0; i < plan->parts.size(); ++i) {
-    if (plan->parts[i].task != plan->client_task) continue;
+// --8<-- [start:collect]
+// A worker answers in an order of its own: the values are matched by key.
+Status MasterSession::CollectFetches(const Plan& plan,
+                                     const RunGraphCalls& calls,
+                                     const Step& step,
+                                     proto::RunStepResponse* response) const {
+  for (size_t i = 0; i < plan.parts.size(); ++i) {
+    if (plan.parts[i].task != plan.client_task) continue;
     const proto::RunGraphRequest& asked = calls[i]->request;
     const std::vector<std::string> keys(asked.recv_key().begin(),
                                         asked.recv_key().end());
     TF_ASSIGN_OR_RETURN(
         std::vector<const proto::TensorProto*> values,
         MatchByName(calls[i]->response.recv(), keys, kFetchKeys));
-    for (size_t j = 0; j < fetches.size(); ++j) {
-      const size_t k =
-          std::find(keys.begin(), keys.end(), plan->fetch_keys[j]) -
-          keys.begin();
+    for (size_t j = 0; j < step.fetches.size(); ++j) {
+      const size_t k = std::find(keys.begin(), keys.end(), plan.fetch_keys[j]) -
+                       keys.begin();
       proto::NamedTensorProto* out = response->add_tensor();
-      out->set_name(fetches[j]);
+      out->set_name(step.fetches[j]);
       *out->mutable_tensor() = *values[k];
     }
   }
   return Status::OK();
 }
+// --8<-- [end:collect]
 // --8<-- [end:run]
-
-Worker* MasterSession::LocalWorker(const std::string& task) const {
-  return task == workers_->local_task() ? workers_->local_worker() : nullptr;
-}
-
-namespace {
-
-// What CleanupGraph does on `worker`: ends the step there, failing what still
-// waits in it.
-void EndStepOn(Worker* worker, int64_t step_id) {
-  proto::CleanupGraphRequest request;
-  request.set_step_id(step_id);
-  worker->CleanupGraph(request).ok();
-}
-
-}  // namespace
 
 // --8<-- [start:cleanup]
 // CleanupGraph to every task of the step, without waiting for the answers:
 // the step's result does not depend on them, and TensorFlow's master does
 // not wait either. Each call counts in cleanups_ until its answer, so that
-// Close can wait for them. The master's own task's worker is called
-// directly, on whatever thread ends the step: a RunGraph callback of gRPC's
+// Close can wait for them. The master's own task's worker ends the step at
+// once, on whatever thread ends the step: a RunGraph callback of gRPC's
 // when another task failed first. That is safe because nothing the cleanup
 // runs (the rendezvous's waiters, the queues' cancellations, executor
 // continuations) takes mu_, and because the local part's RunGraph still
 // holds the step's rendezvous then, so its destructor, which waits for
 // gRPC callbacks, never runs on one.
 void MasterSession::CleanupStep(const Plan& plan, int64_t step_id) {
-  struct CleanupCall {
-    grpc::ClientContext context;
-    proto::CleanupGraphRequest request;
-    proto::CleanupGraphResponse response;
-  };
   for (const Plan::Part& part : plan.parts) {
-    // The master's own task's worker ends the step at once, called
-    // directly.
-    if (Worker* local = LocalWorker(part.task); local != nullptr) {
-      const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
-      EndStepOn(local, step_id);
-      if (RpcTraceEnabled()) {
-        RecordRpc({"CleanupGraph", plan.client_task, part.task, step_id,
-                   start_us, RpcTraceNowMicros(), ""});
-      }
-      continue;
-    }
-    StatusOr<tensorflow::WorkerService::Stub*> stub =
-        workers_->GetStub(part.task);
-    if (!stub.ok()) continue;  // a task that is gone has no step to end
-    auto call = std::make_shared<CleanupCall>();
-    call->context.set_deadline(TidyDeadline());
+    StatusOr<WorkerInterface*> worker = workers_->GetWorker(part.task);
+    if (!worker.ok()) continue;  // a task that is gone has no step to end
+    auto call = std::make_shared<
+        WorkerCall<proto::CleanupGraphRequest, proto::CleanupGraphResponse>>();
+    call->task = part.task;
+    call->worker = *worker;
+    call->opts.set_deadline(TidyDeadline());
     call->request.set_step_id(step_id);
-    cleanups_->Add();
-    const int64_t start_us = RpcTraceEnabled() ? RpcTraceNowMicros() : 0;
-    (*stub)->async()->CleanupGraph(
-        &call->context, &call->request, &call->response,
-        [call, pending = cleanups_, caller = plan.client_task,
-         callee = part.task, step_id, start_us](grpc::Status) mutable {
-          if (RpcTraceEnabled()) {
-            RecordRpc({"CleanupGraph", caller, callee, step_id, start_us,
-                       RpcTraceNowMicros(), ""});
-          }
-          call.reset();     // the context goes before Close may go on
-          pending->Done();  // the session may be gone after this
-        });
+    SendUnawaited(std::move(call), &WorkerInterface::CleanupGraphAsync);
   }
 }
 // --8<-- [end:cleanup]
 
 Status MasterSession::Close() {
-  std::vector<int64_t> local_steps;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return Status::OK();
     closed_ = true;
-    // Each cancelled RunGraph fails its step, and the step's CleanupGraph
-    // ends what still waits in the other tasks.
-    for (grpc::ClientContext* context : in_flight_) context->TryCancel();
-    local_steps =
-        std::vector<int64_t>(local_steps_.begin(), local_steps_.end());
-  }
-  // The parts running on this task's own worker end as a cleanup ends them.
-  for (int64_t step_id : local_steps) {
-    EndStepOn(workers_->local_worker(), step_id);
+    // Each cancelled RunGraph fails its step (on this task's own worker, it
+    // ends the step as a cleanup does), and the step's CleanupGraph ends
+    // what still waits in the other tasks.
+    for (CallOptions* opts : in_flight_) opts->StartCancel();
   }
   // The steps end (each sends its cleanups as it does), then their cleanups
   // and deregistrations are answered, and only then do the worker sessions go,
@@ -727,23 +693,20 @@ Status MasterSession::Close() {
   cleanups_->WaitAll();
   // To every task at once; a task that is gone, or does not answer by the
   // deadline, has nothing left to delete.
-  using DeleteCall = Call<proto::DeleteWorkerSessionRequest,
-                          proto::DeleteWorkerSessionResponse>;
-  std::vector<std::unique_ptr<DeleteCall>> deletes;
-  CallGroup group(0);
+  using Request = proto::DeleteWorkerSessionRequest;
+  using Response = proto::DeleteWorkerSessionResponse;
+  CallList<Request, Response> deletes;
   for (const std::string& task : tasks_) {
-    StatusOr<tensorflow::WorkerService::Stub*> stub = workers_->GetStub(task);
-    if (!stub.ok()) continue;
-    DeleteCall* call =
-        deletes.emplace_back(std::make_unique<DeleteCall>()).get();
-    call->context.set_deadline(TidyDeadline());
+    StatusOr<WorkerInterface*> worker = workers_->GetWorker(task);
+    if (!worker.ok()) continue;
+    auto& call =
+        deletes.emplace_back(std::make_unique<WorkerCall<Request, Response>>());
+    call->task = task;
+    call->worker = *worker;
+    call->opts.set_deadline(TidyDeadline());
     call->request.set_session_handle(handle_);
-    group.Add();
-    (*stub)->async()->DeleteWorkerSession(
-        &call->context, &call->request, &call->response,
-        [&group](grpc::Status) { group.Done(); });
   }
-  group.WaitAll();
+  CallAll(deletes, &WorkerInterface::DeleteWorkerSessionAsync);
   return Status::OK();
 }
 

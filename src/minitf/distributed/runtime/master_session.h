@@ -13,12 +13,14 @@
 //   3. cut the graph by *task* (Partition with node_to_loc), and register
 //      each task's part with that task's worker (RegisterGraph), which cuts
 //      it again by device.
-// A step is then one RunGraph per task, all at once and with one step id
-// (the master's own task's worker runs its part and its cleanup when called
-// directly; every other call, and every call to other tasks, goes through
-// gRPC); the task of the client device also gets the fed values and returns
-// the fetched ones. CleanupGraph on every task ends the step; the master sends
-// it and does not wait for the answers, as TensorFlow's does.
+// A step is then one RunGraph per task, all at once and with one step id;
+// the task of the client device also gets the fed values and returns the
+// fetched ones. CleanupGraph on every task ends the step; the master sends
+// it and does not wait for the answers, as TensorFlow's does. Every call
+// goes through the worker cache's WorkerInterface of its task
+// (worker_interface.h), which is the task's own Worker, called directly,
+// for the master's task, and a gRPC remote worker for the others: the
+// session holds no transport of its own.
 //
 //   TF_ASSIGN_OR_RETURN(auto session,
 //                       MasterSession::Create("sess_1", request, devices,
@@ -40,12 +42,9 @@
 #include "minitf/distributed/runtime/proto/worker.pb.h"
 #include "minitf/distributed/runtime/remote_device.h"
 #include "minitf/distributed/runtime/worker_cache.h"
+#include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/graph/config.h"
 #include "minitf/graph/graph.h"
-
-namespace grpc {
-class ClientContext;
-}  // namespace grpc
 
 namespace minitf {
 
@@ -96,25 +95,6 @@ class MasterSession {
 
  private:
   struct Plan;
-
-  MasterSession(std::string handle, ConfigProto config, WorkerCache* workers);
-  // Places the nodes not placed yet. REQUIRES: mu_ held.
-  Status PlaceNewNodes();
-  // This task's worker, when `task` is this task and the worker cache has
-  // it; null otherwise (the task is reached through gRPC).
-  Worker* LocalWorker(const std::string& task) const;
-  // DeregisterGraph of `graph_handle` on `task`, without waiting for the
-  // answer. REQUIRES: called within a counted Run (running_), so that Close
-  // waits for the answer (cleanups_).
-  void DeregisterUnawaited(const std::string& task,
-                           const std::string& graph_handle);
-  // The deadline of a call that only tidies up (CleanupGraph,
-  // DeregisterGraph, DeleteWorkerSession): 10 s from now, or the session's
-  // operation_timeout_in_ms when that is shorter.
-  std::chrono::system_clock::time_point TidyDeadline() const;
-  // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
-  // without waiting for the answers.
-  void CleanupStep(const Plan& plan, int64_t step_id);
   // A limit on a run's waits: `ms` from the run's start (`ms` <= 0: none).
   // Every wait of one run counts against the same deadline, so that the run
   // as a whole keeps to its timeout.
@@ -123,19 +103,67 @@ class MasterSession {
     std::chrono::system_clock::time_point deadline;
     bool limited() const { return ms > 0; }
   };
+  // What one RunStep asks for, and the limits of its waits.
+  struct Step;
+  using RunGraphCalls = std::vector<std::unique_ptr<
+      WorkerCall<proto::RunGraphRequest, proto::RunGraphResponse>>>;
+  // Counts a step in running_ while it lives (defined in the .cc file).
+  class Counted;
+  // Holds calls where Close can cancel them (defined in the .cc file).
+  class Cancellable;
+
+  MasterSession(std::string handle, ConfigProto config, WorkerCache* workers);
+  // A worker session on every task, all asked at once, each given up on at
+  // the session's operation timeout.
+  Status CreateWorkerSessions(const proto::ConfigProto& config_proto);
+  // Places the nodes not placed yet. REQUIRES: mu_ held.
+  Status PlaceNewNodes();
+  // DeregisterGraph of `graph_handle` on `task`, without waiting for the
+  // answer. REQUIRES: called within a counted Run (running_), so that Close
+  // waits for the answer (cleanups_).
+  void DeregisterUnawaited(const std::string& task,
+                           const std::string& graph_handle);
+  // Sends `call` with `method` and returns without waiting for the answer;
+  // cleanups_ counts the call until its answer, so that Close can wait for
+  // it.
+  template <typename Request, typename Response>
+  void SendUnawaited(std::shared_ptr<WorkerCall<Request, Response>> call,
+                     WorkerMethod<Request, Response> method);
+  // The deadline of a call that only tidies up (CleanupGraph,
+  // DeregisterGraph, DeleteWorkerSession): 10 s from now, or the session's
+  // operation_timeout_in_ms when that is shorter.
+  std::chrono::system_clock::time_point TidyDeadline() const;
+  // Sends CleanupGraph for `step_id` to every task of `plan`, and returns
+  // without waiting for the answers.
+  void CleanupStep(const Plan& plan, int64_t step_id);
+  // The feeds, fetches, targets and limits of `request`.
+  StatusOr<Step> ReadStep(const proto::RunStepRequest& request) const;
   // Places and cuts the graph for one run signature, and registers each
   // task's part with it, giving up at `limit`.
-  StatusOr<std::shared_ptr<const Plan>> CreatePlan(
-      const std::vector<std::pair<std::string, Tensor>>& feeds,
-      const std::vector<std::string>& fetch_names,
-      const std::vector<std::string>& target_names, const Limit& limit);
+  StatusOr<std::shared_ptr<const Plan>> CreatePlan(const Step& step);
+  // The RegisterGraph request of each task's part of the graph for `step`,
+  // and the rendezvous keys of its feeds and fetches, into `plan`.
+  // REQUIRES: mu_ held.
+  StatusOr<std::vector<std::pair<std::string, proto::RegisterGraphRequest>>>
+  CutParts(const Step& step, Plan* plan);
   // RegisterGraph of each (task, request), all at once: the graph handles,
   // in order. Close cancels the calls. REQUIRES: mu_ not held; called within
   // a counted Run (running_), so that Close waits for what it sends.
   StatusOr<std::vector<std::string>> RegisterParts(
-      const std::vector<std::pair<std::string, proto::RegisterGraphRequest>>&
-          parts,
+      std::vector<std::pair<std::string, proto::RegisterGraphRequest>> parts,
       const Limit& limit);
+  // The RunGraph call of each task's part of `plan` for step `step_id`; the
+  // client task's carries the fed values and asks for the fetched ones.
+  StatusOr<RunGraphCalls> PrepareParts(const Plan& plan, int64_t step_id,
+                                       const Step& step) const;
+  // Sends every call of `calls` at once and waits for all of them; the
+  // first error ends the step on every task. The step's error, in
+  // TensorFlow's choice (StepError), or Cancelled when Close came first.
+  Status RunParts(const Plan& plan, int64_t step_id, RunGraphCalls& calls);
+  // The fetched values, from the client task's answer, in the order asked.
+  Status CollectFetches(const Plan& plan, const RunGraphCalls& calls,
+                        const Step& step,
+                        proto::RunStepResponse* response) const;
 
   const std::string handle_;
   const ConfigProto config_;
@@ -151,12 +179,10 @@ class MasterSession {
   int64_t graph_version_ = 0;
   bool closed_ = false;
   // The RunGraph and RegisterGraph calls of the steps running now, which
-  // Close cancels, and the steps whose part runs on this task's own worker,
-  // which Close ends.
-  std::set<grpc::ClientContext*> in_flight_;  // guarded by mu_
-  std::set<int64_t> local_steps_;             // guarded by mu_
-  int running_ = 0;                           // steps in Run; guarded by mu_
-  std::condition_variable idle_;              // running_ reached 0
+  // Close cancels.
+  std::set<CallOptions*> in_flight_;  // guarded by mu_
+  int running_ = 0;                   // steps in Run; guarded by mu_
+  std::condition_variable idle_;      // running_ reached 0
   // The plans by run signature (defined in the .cc file).
   class PlanTable;
   const std::unique_ptr<PlanTable> plans_;

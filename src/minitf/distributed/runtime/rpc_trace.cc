@@ -131,4 +131,34 @@ StatusOr<std::vector<RpcRecord>> ReadRpcTrace(const std::string& path) {
   return records;
 }
 
+StatusCallback TracingWorker::Traced(const char* method, int64_t step_id,
+                                     StatusCallback done) const {
+  if (!RpcTraceEnabled()) return done;
+  return [record = RpcRecord{method, caller_, callee_, step_id,
+                             RpcTraceNowMicros(), 0, ""},
+          done = std::move(done)](const Status& s) mutable {
+    record.end_us = RpcTraceNowMicros();
+    RecordRpc(std::move(record));
+    done(s);
+  };
+}
+
+void TracingWorker::RunGraphAsync(CallOptions* opts,
+                                  const proto::RunGraphRequest* request,
+                                  proto::RunGraphResponse* response,
+                                  StatusCallback done) {
+  worker_->RunGraphAsync(
+      opts, request, response,
+      Traced("RunGraph", request->step_id(), std::move(done)));
+}
+
+void TracingWorker::CleanupGraphAsync(CallOptions* opts,
+                                      const proto::CleanupGraphRequest* request,
+                                      proto::CleanupGraphResponse* response,
+                                      StatusCallback done) {
+  worker_->CleanupGraphAsync(
+      opts, request, response,
+      Traced("CleanupGraph", request->step_id(), std::move(done)));
+}
+
 }  // namespace minitf

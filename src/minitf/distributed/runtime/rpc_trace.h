@@ -10,12 +10,14 @@
 // when the call started and ended. The processes of one machine share its
 // clock, so the lines of several processes sort into one timeline.
 //
-// Each call is recorded where its two ends are known: RunStep, RunGraph and
-// CleanupGraph by the master (RunStep from its arrival to its answer; the
-// others from the call to its answer, as the master saw them), RecvTensor
-// by the task that serves it (from the request's arrival to the value's
-// answer, the time the caller waited for a producer included). Tracing is
-// off unless asked for; off, each call site costs one test of a flag.
+// Each call is recorded where its two ends are known: RunStep by the master
+// (from its arrival to its answer); RunGraph and CleanupGraph by the
+// master's worker cache, which hands out every task's worker wrapped in a
+// TracingWorker (from the call to its answer, as the master saw them);
+// RecvTensor by the task that serves it (from the request's arrival to the
+// value's answer, the time the caller waited for a producer included).
+// Tracing is off unless asked for; off, each call site costs one test of a
+// flag.
 //
 //   MINITF_RPC_TRACE=/tmp/rpcs.tsv scripts/cluster.sh seed_distributed ...
 //   TF_ASSIGN_OR_RETURN(std::vector<RpcRecord> calls,
@@ -27,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/tensor/status.h"
 
 namespace minitf {
@@ -76,6 +79,72 @@ class RpcTraceScope {
  private:
   bool enabled_;
   RpcRecord record_;
+};
+
+/// A worker as its caller sees it, recording its RunGraph and CleanupGraph
+/// calls, from the call to the answer, when tracing is on; every call
+/// passes to the wrapped worker unchanged.
+class TracingWorker final : public WorkerInterface {
+ public:
+  /// `worker` (not owned), the worker of task `callee`, as task `caller`
+  /// calls it; it must outlive this.
+  TracingWorker(std::string caller, std::string callee, WorkerInterface* worker)
+      : caller_(std::move(caller)),
+        callee_(std::move(callee)),
+        worker_(worker) {}
+
+  void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
+                      proto::GetStatusResponse* response,
+                      StatusCallback done) override {
+    worker_->GetStatusAsync(opts, request, response, std::move(done));
+  }
+  void CreateWorkerSessionAsync(
+      CallOptions* opts, const proto::CreateWorkerSessionRequest* request,
+      proto::CreateWorkerSessionResponse* response,
+      StatusCallback done) override {
+    worker_->CreateWorkerSessionAsync(opts, request, response, std::move(done));
+  }
+  void DeleteWorkerSessionAsync(
+      CallOptions* opts, const proto::DeleteWorkerSessionRequest* request,
+      proto::DeleteWorkerSessionResponse* response,
+      StatusCallback done) override {
+    worker_->DeleteWorkerSessionAsync(opts, request, response, std::move(done));
+  }
+  void RegisterGraphAsync(CallOptions* opts,
+                          const proto::RegisterGraphRequest* request,
+                          proto::RegisterGraphResponse* response,
+                          StatusCallback done) override {
+    worker_->RegisterGraphAsync(opts, request, response, std::move(done));
+  }
+  void DeregisterGraphAsync(CallOptions* opts,
+                            const proto::DeregisterGraphRequest* request,
+                            proto::DeregisterGraphResponse* response,
+                            StatusCallback done) override {
+    worker_->DeregisterGraphAsync(opts, request, response, std::move(done));
+  }
+  void RunGraphAsync(CallOptions* opts, const proto::RunGraphRequest* request,
+                     proto::RunGraphResponse* response,
+                     StatusCallback done) override;
+  void CleanupGraphAsync(CallOptions* opts,
+                         const proto::CleanupGraphRequest* request,
+                         proto::CleanupGraphResponse* response,
+                         StatusCallback done) override;
+  void CleanupAllAsync(CallOptions* opts,
+                       const proto::CleanupAllRequest* request,
+                       proto::CleanupAllResponse* response,
+                       StatusCallback done) override {
+    worker_->CleanupAllAsync(opts, request, response, std::move(done));
+  }
+
+ private:
+  // `done`, recording the call `method` to the worker's task for `step_id`
+  // from now until it answers; `done` itself when tracing is off.
+  StatusCallback Traced(const char* method, int64_t step_id,
+                        StatusCallback done) const;
+
+  const std::string caller_;
+  const std::string callee_;
+  WorkerInterface* const worker_;
 };
 
 /// The records of a trace file, in the order they were written. Errors:

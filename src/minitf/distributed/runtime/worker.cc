@@ -10,6 +10,7 @@
 #include "minitf/device/graph_partition.h"
 #include "minitf/device/notification.h"
 #include "minitf/device/parallel_executor.h"
+#include "minitf/distributed/runtime/proto_convert.h"
 #include "minitf/distributed/runtime/rpc_trace.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/executor.h"
@@ -281,6 +282,72 @@ Status Worker::CleanupAll(const proto::CleanupAllRequest& request) {
     for (const std::string& c : request.container()) rm->Cleanup(c).ok();
   }
   return Status::OK();
+}
+
+Status Worker::GetStatus(const proto::GetStatusRequest& /*request*/,
+                         proto::GetStatusResponse* response) const {
+  for (const Device* device : devices_->ListDevices()) {
+    *response->add_device_attributes() =
+        DeviceAttributesToProto(device->attributes());
+  }
+  return Status::OK();
+}
+
+void Worker::GetStatusAsync(CallOptions*,
+                            const proto::GetStatusRequest* request,
+                            proto::GetStatusResponse* response,
+                            StatusCallback done) {
+  done(GetStatus(*request, response));
+}
+
+void Worker::CreateWorkerSessionAsync(
+    CallOptions*, const proto::CreateWorkerSessionRequest* request,
+    proto::CreateWorkerSessionResponse*, StatusCallback done) {
+  done(CreateWorkerSession(*request));
+}
+
+void Worker::DeleteWorkerSessionAsync(
+    CallOptions*, const proto::DeleteWorkerSessionRequest* request,
+    proto::DeleteWorkerSessionResponse*, StatusCallback done) {
+  done(DeleteWorkerSession(*request));
+}
+
+void Worker::RegisterGraphAsync(CallOptions*,
+                                const proto::RegisterGraphRequest* request,
+                                proto::RegisterGraphResponse* response,
+                                StatusCallback done) {
+  done(RegisterGraph(*request, response));
+}
+
+void Worker::DeregisterGraphAsync(CallOptions*,
+                                  const proto::DeregisterGraphRequest* request,
+                                  proto::DeregisterGraphResponse*,
+                                  StatusCallback done) {
+  done(DeregisterGraph(*request));
+}
+
+void Worker::RunGraphAsync(CallOptions* opts,
+                           const proto::RunGraphRequest* request,
+                           proto::RunGraphResponse* response,
+                           StatusCallback done) {
+  const int64_t step_id = request->step_id();
+  opts->SetCancelCallback([this, step_id] { rendezvous_.Cleanup(step_id); });
+  Status status = RunGraph(*request, response, opts->MillisecondsLeft());
+  opts->ClearCancelCallback();
+  done(status);
+}
+
+void Worker::CleanupGraphAsync(CallOptions*,
+                               const proto::CleanupGraphRequest* request,
+                               proto::CleanupGraphResponse*,
+                               StatusCallback done) {
+  done(CleanupGraph(*request));
+}
+
+void Worker::CleanupAllAsync(CallOptions*,
+                             const proto::CleanupAllRequest* request,
+                             proto::CleanupAllResponse*, StatusCallback done) {
+  done(CleanupAll(*request));
 }
 
 // --8<-- [start:recv_tensor]

@@ -16,7 +16,10 @@
 // (CleanupAll).
 //
 // This class holds the logic; the gRPC service (worker_service.h) only
-// translates calls. Every method is one RPC of worker_service.proto.
+// translates calls. Every method is one RPC of worker_service.proto. The
+// worker is also the WorkerInterface (worker_interface.h) of its own task:
+// its master calls it directly, with no gRPC in between, and each such
+// call runs on the caller's thread and answers before it returns.
 //
 //   Worker worker("/job:ps/replica:0/task:0", &devices, &worker_cache);
 //   proto::RegisterGraphResponse registered;
@@ -36,6 +39,7 @@
 #include "minitf/distributed/runtime/proto/worker.pb.h"
 #include "minitf/distributed/runtime/rpc_rendezvous.h"
 #include "minitf/distributed/runtime/worker_cache.h"
+#include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/graph/resource_mgr.h"
 #include "minitf/tensor/status.h"
 
@@ -49,14 +53,17 @@ namespace minitf {
 /// Thread safety: every method may be called from any thread, at once (gRPC
 /// calls them from its threads); graphs are built under a lock and then
 /// only read.
-class Worker {
+class Worker final : public WorkerInterface {
  public:
   /// `devices` and `workers` must outlive the worker. `inter_op_threads`
   /// run the executors' nodes.
   Worker(std::string task, const DeviceMgr* devices, WorkerCache* workers,
          int inter_op_threads);
-  ~Worker();
+  ~Worker() override;
 
+  /// The attributes of every device of the task.
+  Status GetStatus(const proto::GetStatusRequest& request,
+                   proto::GetStatusResponse* response) const;
   /// Remembers the session; its graphs are registered under it.
   Status CreateWorkerSession(const proto::CreateWorkerSessionRequest& request);
   /// Forgets the session and deregisters its graphs.
@@ -108,6 +115,41 @@ class Worker {
   /// step still waits for with Cancelled "RecvTensor cancelled", as
   /// TensorFlow aborts the step, rather than keep a waiter nobody answers.
   void CancelRecvTensor(int64_t step_id);
+
+  // WorkerInterface: each call runs the method above on the calling thread
+  // and answers before it returns. RunGraph takes the options' deadline as
+  // its `timeout_ms`, and a cancellation of the options ends the step as
+  // CleanupGraph does; the others ignore the options (they do not wait).
+  void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
+                      proto::GetStatusResponse* response,
+                      StatusCallback done) override;
+  void CreateWorkerSessionAsync(
+      CallOptions* opts, const proto::CreateWorkerSessionRequest* request,
+      proto::CreateWorkerSessionResponse* response,
+      StatusCallback done) override;
+  void DeleteWorkerSessionAsync(
+      CallOptions* opts, const proto::DeleteWorkerSessionRequest* request,
+      proto::DeleteWorkerSessionResponse* response,
+      StatusCallback done) override;
+  void RegisterGraphAsync(CallOptions* opts,
+                          const proto::RegisterGraphRequest* request,
+                          proto::RegisterGraphResponse* response,
+                          StatusCallback done) override;
+  void DeregisterGraphAsync(CallOptions* opts,
+                            const proto::DeregisterGraphRequest* request,
+                            proto::DeregisterGraphResponse* response,
+                            StatusCallback done) override;
+  void RunGraphAsync(CallOptions* opts, const proto::RunGraphRequest* request,
+                     proto::RunGraphResponse* response,
+                     StatusCallback done) override;
+  void CleanupGraphAsync(CallOptions* opts,
+                         const proto::CleanupGraphRequest* request,
+                         proto::CleanupGraphResponse* response,
+                         StatusCallback done) override;
+  void CleanupAllAsync(CallOptions* opts,
+                       const proto::CleanupAllRequest* request,
+                       proto::CleanupAllResponse* response,
+                       StatusCallback done) override;
 
   /// The variables of `device`, a device of this task.
   ResourceMgr* resource_manager(const Device* device) const;

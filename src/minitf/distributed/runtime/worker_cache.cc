@@ -5,6 +5,8 @@
 #include <climits>
 
 #include "minitf/device/device_spec.h"
+#include "minitf/distributed/runtime/grpc_remote_worker.h"
+#include "minitf/distributed/runtime/rpc_trace.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {
@@ -39,11 +41,27 @@ std::shared_ptr<grpc::Channel> NewChannel(const std::string& address) {
                                    args);
 }
 
+// A task reached over gRPC: its channel, its stub, and the worker over the
+// stub, as the trace records it.
+struct WorkerCache::Peer {
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<tensorflow::WorkerService::Stub> stub;
+  std::unique_ptr<WorkerInterface> remote;
+  std::unique_ptr<WorkerInterface> traced;
+};
+
 WorkerCache::WorkerCache(train::ClusterSpec cluster, std::string local_task,
                          int local_port)
     : cluster_(std::move(cluster)),
       local_task_(std::move(local_task)),
       local_port_(local_port) {}
+
+WorkerCache::~WorkerCache() = default;
+
+void WorkerCache::set_local_worker(WorkerInterface* worker) {
+  local_worker_ =
+      std::make_unique<TracingWorker>(local_task_, local_task_, worker);
+}
 
 std::vector<std::string> WorkerCache::ListWorkers() const {
   std::map<std::string, const train::JobTasks*> sorted;
@@ -77,19 +95,25 @@ StatusOr<std::string> WorkerCache::Address(const std::string& task) const {
 
 StatusOr<WorkerCache::Peer*> WorkerCache::GetPeer(const std::string& task) {
   TF_ASSIGN_OR_RETURN(std::string address, Address(task));
-  std::lock_guard<std::mutex> lock(stubs_mu_);
-  Peer& peer = stubs_[task];
-  if (peer.stub == nullptr) {
-    peer.channel = NewChannel(address);
-    peer.stub = tensorflow::WorkerService::NewStub(peer.channel);
+  std::lock_guard<std::mutex> lock(peers_mu_);
+  std::unique_ptr<Peer>& peer = peers_[task];
+  if (peer == nullptr) {
+    peer = std::make_unique<Peer>();
+    peer->channel = NewChannel(address);
+    peer->stub = tensorflow::WorkerService::NewStub(peer->channel);
+    peer->remote = std::make_unique<GrpcRemoteWorker>(peer->stub.get());
+    peer->traced =
+        std::make_unique<TracingWorker>(local_task_, task, peer->remote.get());
   }
-  return &peer;
+  return peer.get();
 }
 
-StatusOr<tensorflow::WorkerService::Stub*> WorkerCache::GetStub(
-    const std::string& task) {
+StatusOr<WorkerInterface*> WorkerCache::GetWorker(const std::string& task) {
+  if (task == local_task_ && local_worker_ != nullptr) {
+    return local_worker_.get();
+  }
   TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
-  return peer->stub.get();
+  return peer->traced.get();
 }
 
 StatusOr<std::shared_ptr<grpc::Channel>> WorkerCache::GetChannel(

@@ -7,14 +7,10 @@
 
 namespace minitf {
 
-grpc::Status WorkerServiceImpl::GetStatus(grpc::ServerContext* /*context*/,
-                                          const proto::GetStatusRequest*,
-                                          proto::GetStatusResponse* response) {
-  for (const Device* device : devices_->ListDevices()) {
-    *response->add_device_attributes() =
-        DeviceAttributesToProto(device->attributes());
-  }
-  return grpc::Status::OK;
+grpc::Status WorkerServiceImpl::GetStatus(
+    grpc::ServerContext* /*context*/, const proto::GetStatusRequest* request,
+    proto::GetStatusResponse* response) {
+  return ToGrpcStatus(worker_->GetStatus(*request, response));
 }
 
 grpc::Status WorkerServiceImpl::CreateWorkerSession(

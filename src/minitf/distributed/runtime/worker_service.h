@@ -25,7 +25,7 @@
 // callback method: it returns at once and answers when the value is sent,
 // instead of holding one of gRPC's threads while it waits.
 //
-//   WorkerServiceImpl service(&worker, &device_mgr);
+//   WorkerServiceImpl service(&worker);
 //   grpc::ServerBuilder builder;
 //   builder.RegisterService(&service);
 #pragma once
@@ -45,9 +45,8 @@ class WorkerServiceImpl final
     : public tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
           tensorflow::WorkerService::Service> {
  public:
-  /// `worker` and `devices` (not owned) must outlive the service.
-  WorkerServiceImpl(Worker* worker, const DeviceMgr* devices)
-      : worker_(worker), devices_(devices) {}
+  /// `worker` (not owned) must outlive the service.
+  explicit WorkerServiceImpl(Worker* worker) : worker_(worker) {}
 
   /// The task's devices, in the device manager's order.
   grpc::Status GetStatus(grpc::ServerContext* context,
@@ -87,7 +86,6 @@ class WorkerServiceImpl final
 
  private:
   Worker* worker_;
-  const DeviceMgr* devices_;
 };
 
 }  // namespace minitf
