@@ -305,15 +305,47 @@ function(minitf_exercise name)
   if(NOT ARG_PIECE)
     return()
   endif()
+  # The piece and its seed program are made once the seed's target exists:
+  # now for a seed of this chapter or an earlier one, at the end of the
+  # configuration for a later chapter's seed (exercise 1.3's softmax kernel
+  # runs in chapter 3's seed 002), and never in a build that stops before
+  # that chapter.
+  if(NOT ARG_SEED)
+    message(FATAL_ERROR "minitf_exercise(${name}): PIECE needs SEED, the seed program to run")
+  endif()
+  list(TRANSFORM ARG_PIECE PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
+  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP LIBS)
+    set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_${key} "${ARG_${key}}")
+  endforeach()
+  set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_IMPL "${impl}")
+  set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_INCLUDES "${include_dirs}")
+  set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_LABEL "${MINITF_CHAPTER_LABEL}")
+  set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  if(TARGET ${ARG_SEED})
+    _minitf_exercise_piece(${name})
+  else()
+    cmake_language(EVAL CODE
+      "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]] CALL _minitf_exercise_piece [[${name}]])")
+  endif()
+endfunction()
+
+# The piece of exercise <name> and its seed program (see minitf_exercise),
+# from what minitf_exercise stored in global properties.
+function(_minitf_exercise_piece name)
+  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP LIBS
+                       IMPL INCLUDES LABEL DIR)
+    get_property(ARG_${key} GLOBAL PROPERTY MINITF_PIECE_${name}_${key})
+  endforeach()
   if(NOT ARG_SEED OR NOT TARGET ${ARG_SEED})
-    message(FATAL_ERROR "minitf_exercise(${name}): PIECE needs SEED, one of the programs "
-                        "of this chapter or an earlier one (got '${ARG_SEED}')")
+    message(STATUS "minitf: exercise ${name}'s seed program ${ARG_SEED} is not in this build; "
+                   "`tools/learn.py run` needs a build of its chapter")
+    return()
   endif()
   set(piece exercise_${name}_piece)
-  list(TRANSFORM ARG_PIECE PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
-  add_library(${piece} OBJECT ${impl} ${ARG_PIECE})
-  target_include_directories(${piece} PRIVATE ${include_dirs})
-  target_link_libraries(${piece} PRIVATE ${ARG_LIBS})
+  add_library(${piece} OBJECT ${ARG_IMPL} ${ARG_PIECE})
+  target_include_directories(${piece} PRIVATE ${ARG_INCLUDES})
+  target_link_libraries(${piece} PRIVATE ${ARG_LIBS}
+                                         $<TARGET_PROPERTY:${ARG_SEED},LINK_LIBRARIES>)
   # The seed's own sources (named relative to its folder), include folders
   # and libraries, with the piece's objects: objects named on the link line
   # are always linked, so their static registrations always run.
@@ -358,9 +390,9 @@ function(minitf_exercise name)
   file(GENERATE OUTPUT "${manifest}" CONTENT "${content}")
   add_test(NAME exercise_seed.${name}
            COMMAND python3 "${MINITF_ROOT}/tools/learn.py" compare "${manifest}"
-           WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+           WORKING_DIRECTORY "${ARG_DIR}")
   set_tests_properties(exercise_seed.${name} PROPERTIES
-    LABELS "${MINITF_CHAPTER_LABEL};exercise_seed" TIMEOUT 600 SKIP_RETURN_CODE 77)
+    LABELS "${ARG_LABEL};exercise_seed" TIMEOUT 600 SKIP_RETURN_CODE 77)
 endfunction()
 
 # Writes build/include/minitf/minitf.h: the public API of every layer built.
