@@ -251,8 +251,8 @@ endfunction()
 
 # minitf_exercise(<name> SOURCE <file.cc> TEST <test.cc> LIBS ...
 #                 [PIECE <register.cc>... SEED <program> [SEED_ARGS ...]
-#                  [SEED_LINES <regex>] [SEED_TOLERANCE <t>] [SEED_TITLE <text>]
-#                  [SEED_SKIP <regex>]]):
+#                  [SEED_LINES <regex>] [SEED_DROP <regex>] [SEED_TOLERANCE <t>]
+#                  [SEED_TITLE <text>] [SEED_SKIP <regex>]]):
 # one exercise, called from its folder exercises/NN-chapter/<name>/. The
 # learner edits <name>/<file.cc>; the reference is <name>/solution/<file.cc>.
 # MINITF_EXERCISES picks which one is compiled; the test is the same either way.
@@ -266,13 +266,14 @@ endfunction()
 #                           piece's static registration replaces the library's;
 #   exercise_seed.<name>    a CTest test (label "exercise_seed") that runs both
 #                           programs with SEED_ARGS and passes when the lines
-#                           matching SEED_LINES agree, numbers within
+#                           matching SEED_LINES (less what matches
+#                           SEED_DROP, a timing) agree, numbers within
 #                           SEED_TOLERANCE (tools/learn.py compare); skipped
 #                           when the reference prints SEED_SKIP (data missing);
 # and exercise_seeds/<name>.txt in the build folder, which tells
 # `tools/learn.py run` what to build and run.
 function(minitf_exercise name)
-  cmake_parse_arguments(ARG "" "SOURCE;TEST;SEED;SEED_LINES;SEED_TOLERANCE;SEED_TITLE;SEED_SKIP"
+  cmake_parse_arguments(ARG "" "SOURCE;TEST;SEED;SEED_LINES;SEED_TOLERANCE;SEED_TITLE;SEED_SKIP;SEED_DROP"
                         "LIBS;PIECE;SEED_ARGS" ${ARGN})
   # tools/learn.py finds exercises by folder and builds exercise_<folder>.
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
@@ -314,7 +315,7 @@ function(minitf_exercise name)
     message(FATAL_ERROR "minitf_exercise(${name}): PIECE needs SEED, the seed program to run")
   endif()
   list(TRANSFORM ARG_PIECE PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
-  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP LIBS)
+  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP SEED_DROP LIBS)
     set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_${key} "${ARG_${key}}")
   endforeach()
   set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_IMPL "${impl}")
@@ -332,7 +333,7 @@ endfunction()
 # The piece of exercise <name> and its seed program (see minitf_exercise),
 # from what minitf_exercise stored in global properties.
 function(_minitf_exercise_piece name)
-  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP LIBS
+  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP SEED_DROP LIBS
                        IMPL INCLUDES LABEL DIR)
     get_property(ARG_${key} GLOBAL PROPERTY MINITF_PIECE_${name}_${key})
   endforeach()
@@ -383,6 +384,9 @@ function(_minitf_exercise_piece name)
   string(APPEND content "lines=${ARG_SEED_LINES}\ntolerance=${ARG_SEED_TOLERANCE}\n")
   if(ARG_SEED_SKIP)
     string(APPEND content "skip=${ARG_SEED_SKIP}\n")
+  endif()
+  if(ARG_SEED_DROP)
+    string(APPEND content "drop=${ARG_SEED_DROP}\n")
   endif()
   foreach(arg ${ARG_SEED_ARGS})
     string(APPEND content "arg=${arg}\n")

@@ -545,11 +545,15 @@ def read_manifest(path):
     return seed
 
 
-def result_lines(output, pattern):
+def result_lines(output, pattern, drop=None):
     """The lines of a program's output that hold its results: those that
-    match `pattern`, stripped of trailing blanks."""
+    match `pattern`, less what matches `drop` (a timing, which no two runs
+    share), stripped of trailing blanks."""
     regex = re.compile(pattern)
-    return [line.rstrip() for line in output.splitlines() if regex.search(line)]
+    lines = [line for line in output.splitlines() if regex.search(line)]
+    if drop:
+        lines = [re.sub(drop, "", line) for line in lines]
+    return [line.rstrip() for line in lines]
 
 
 # A number on its own, not the digits of a word such as float32.
@@ -663,8 +667,8 @@ def seed_report(seed, results, label="with your code"):
         lines.append("Your build of %s %s. Its output ends:" % (seed["title"], what))
         lines += ["    " + line for line in out_yours.splitlines()[-15:]]
         return 1, lines
-    yours = result_lines(out_yours, seed["lines"])
-    reference = result_lines(out_ref, seed["lines"])
+    yours = result_lines(out_yours, seed["lines"], seed.get("drop"))
+    reference = result_lines(out_ref, seed["lines"], seed.get("drop"))
     rows, agree = compare_results(yours, reference, seed["tolerance"])
     width = max([len(label)] + [len(a) for a, _, _ in rows])
     lines.append("  %s   %s" % (label.ljust(width), "with the library's"))

@@ -7,6 +7,7 @@
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/status.h"
+#include "minitf/towers/average_gradients_override.h"
 #include "minitf/train/ops/grad_ops.h"
 
 namespace minitf {
@@ -63,6 +64,9 @@ Output reduce_mean(const std::vector<Output>& values, int axis, bool keep_dims,
 }
 // --8<-- [end:reduce_mean_list]
 
+namespace internal {
+// The library's average_gradients; the public one below hands the towers to
+// an exercise's function instead when one is registered.
 // --8<-- [start:average_gradients]
 std::vector<Output> average_gradients(
     const std::vector<std::vector<Output>>& tower_grads) {
@@ -85,6 +89,31 @@ std::vector<Output> average_gradients(
   return averaged_grads;
 }
 // --8<-- [end:average_gradients]
+}  // namespace internal
+
+namespace {
+// The exercise's function (average_gradients_override.h), or an empty one.
+AverageGradientsFn& ExerciseAverageGradients() {
+  static auto* fn = new AverageGradientsFn;
+  return *fn;
+}
+}  // namespace
+
+void OverrideAverageGradientsForExercise(AverageGradientsFn fn) {
+  ExerciseAverageGradients() = std::move(fn);
+}
+
+void RemoveAverageGradientsOverrideForExercise() {
+  ExerciseAverageGradients() = nullptr;
+}
+
+std::vector<Output> average_gradients(
+    const std::vector<std::vector<Output>>& tower_grads) {
+  if (const AverageGradientsFn& fn = ExerciseAverageGradients()) {
+    return fn(tower_grads);
+  }
+  return internal::average_gradients(tower_grads);
+}
 
 train::Optimizer::GradsAndVars average_gradients(
     const std::vector<train::Optimizer::GradsAndVars>& tower_grads) {
