@@ -24,7 +24,7 @@ constexpr int kScale = 12;  // pixels per element
 // The block the picture opens, and one thread of it.
 constexpr int kPickX = 1, kPickY = 1, kThreadX = 5, kThreadY = 3;
 
-constexpr int kLeft = 64, kTop = 70;  // where element [0, 0] is drawn
+constexpr int kLeft = 64, kTop = 88;  // where element [0, 0] is drawn
 
 using draw::Svg;
 
@@ -46,16 +46,19 @@ int main(int argc, char** argv) {
   const int grid_x = (kN + kBlockX - 1) / kBlockX;
   const int grid_y = (kM + kBlockY - 1) / kBlockY;
   const int bw = kBlockX * kScale, bh = kBlockY * kScale;  // a block, in px
-  const int legend_x = kLeft + grid_x * bw + 40;
-  Svg svg(legend_x + 450, kTop + grid_y * bh + 24);
+  // The legend goes under the grid, so that the picture is about a page
+  // wide (it is read at about 700 px in a 1280 px window).
+  const int legend_x = kLeft, legend_y = kTop + grid_y * bh + 40;
+  Svg svg(kLeft + grid_x * bw + 30, legend_y + 15 * 18 + 16);
 
   svg.Text(kLeft, 24, "A grid of blocks of threads over a matrix",
            "font-weight=\"bold\" font-size=\"15\"");
   svg.Text(kLeft, 44,
-           Format("x: [m=%d, n=%d], one thread per element; block = "
-                  "dim3(%d, %d), grid = dim3(ceil(n/%d), ceil(m/%d)) = "
-                  "dim3(%d, %d)",
-                  kM, kN, kBlockX, kBlockY, kBlockX, kBlockY, grid_x, grid_y));
+           Format("x: [m=%d, n=%d], one thread per element;", kM, kN));
+  svg.Text(kLeft, 62,
+           Format("block = dim3(%d, %d), grid = dim3(ceil(n/%d), ceil(m/%d)) "
+                  "= dim3(%d, %d)",
+                  kBlockX, kBlockY, kBlockX, kBlockY, grid_x, grid_y));
 
   // The blocks, in two alternating colours, each labelled with blockIdx.
   const char* colours[] = {"#dbe8f7", "#fde9d2"};
@@ -96,15 +99,15 @@ int main(int argc, char** argv) {
              rows_per_warp * kScale - 2, "none", "#8a3b00",
              "stroke-dasharray=\"3 2\"");
     svg.Text(px + bw - 44, py + (w + 1) * rows_per_warp * kScale - 7,
-             Format("warp %d", w), "font-size=\"10\" fill=\"#5a2700\"");
+             Format("warp %d", w), "font-size=\"11\" fill=\"#5a2700\"");
   }
   // The picked thread and its element.
   const int col = kPickX * kBlockX + kThreadX;
   const int row = kPickY * kBlockY + kThreadY;
   svg.Rect(kLeft + col * kScale, kTop + row * kScale, kScale, kScale, "#900",
            "none");
-  svg.Arrow(legend_x - 6, kTop + 150, kLeft + (col + 1) * kScale + 2,
-            kTop + row * kScale + kScale / 2, "#900");
+  svg.Arrow(legend_x + 330, legend_y - 14, kLeft + col * kScale + kScale / 2,
+            kTop + (row + 1) * kScale + 2, "#900");
 
   // Axis labels.
   svg.Text(kLeft, kTop - 6, "col = 0", "font-size=\"11\"");
@@ -116,7 +119,7 @@ int main(int argc, char** argv) {
 
   // The legend: the index arithmetic for the picked thread, then the rules.
   const int linear = kThreadY * kBlockX + kThreadX;
-  double ly = kTop + 4;
+  double ly = legend_y;
   const std::string mono = "font-family=\"monospace\" font-size=\"12\"";
   svg.Text(legend_x, ly,
            Format("thread (x=%d, y=%d) of block (%d,%d):", kThreadX, kThreadY,

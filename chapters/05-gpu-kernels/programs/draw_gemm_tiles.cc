@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "svg.h"
 
@@ -36,7 +37,25 @@ int main(int argc, char** argv) {
             grid_y = (kM + kTile - 1) / kTile;
   const int tiles_k = (kK + kTile - 1) / kTile;
   const int t = kTile * kScale;  // a tile, in pixels
-  Svg svg(kBx + grid_x * t + 380, kAy + grid_y * t + 36);
+  // The legend's lines go under the matrices, so that the picture is about
+  // a page wide (it is read at about 700 px in a 1280 px window).
+  const std::vector<std::string> legend = {
+      "grid = (ceil(n/32), ceil(m/32)) = (3, 4) blocks; labels: (blockIdx.x, "
+      "blockIdx.y)",
+      "block = 32 x 32 threads, one per element",
+      "block (1,2) computes rows 64..95, cols 32..63",
+      "thread (x=5, y=20) of it: c[84, 37] (dark)",
+      "",
+      "each step p0 = 0, 32, 64 along k, the block loads a_tile and b_tile",
+      "into shared memory, one element per thread, then each thread adds",
+      "32 products: its row of a_tile times its column of b_tile.",
+      "",
+      "grey: the grid past the edge of c; dashed: tile parts past the edge",
+      "of a or b. Threads there load zeros and compute no element, but",
+      "still reach every __syncthreads().",
+  };
+  const double legend_y = kAy + grid_y * t + 54;
+  Svg svg(kBx + grid_x * t + 40, legend_y + legend.size() * 18);
   const std::string dashed = "stroke-dasharray=\"4 3\"";
 
   // The three matrices.
@@ -102,27 +121,9 @@ int main(int argc, char** argv) {
            "fill=\"#874\"");
 
   // The legend.
-  const double lx = kBx + grid_x * t + 24;
-  double ly = kAy + 10;
-  for (const std::string& line : {
-           std::string("grid = (ceil(n/32), ceil(m/32)) = (3, 4) blocks"),
-           std::string("labels: (blockIdx.x, blockIdx.y)"),
-           std::string("block = 32 x 32 threads, one per element"),
-           std::string("block (1,2) computes rows 64..95, cols 32..63"),
-           std::string("thread (x=5, y=20) of it: c[84, 37] (dark)"),
-           std::string(""),
-           std::string("each step p0 = 0, 32, 64 along k, the block"),
-           std::string("loads a_tile and b_tile into shared memory,"),
-           std::string("one element per thread, then each thread adds"),
-           std::string("32 products: its row of a_tile times its"),
-           std::string("column of b_tile."),
-           std::string(""),
-           std::string("grey: the grid past the edge of c; dashed:"),
-           std::string("tile parts past the edge of a or b. Threads"),
-           std::string("there load zeros and compute no element, but"),
-           std::string("still reach every __syncthreads()."),
-       }) {
-    svg.Text(lx, ly, line);
+  double ly = legend_y;
+  for (const std::string& line : legend) {
+    svg.Text(kAx, ly, line);
     ly += 18;
   }
 

@@ -65,8 +65,8 @@ Panel RealGpu() {
               {kHost, 1.4, 4.4, kWait, "waits for the copy"},
               {kHost, 4.4, 5.6, kQueue, "MatMul"},
               {kHost, 5.6, 6.8, kQueue, "Add"},
-              {kHost, 6.8, 8, kQueue, "Softmax"},
-              {kHost, 8, 9.4, kQueue, "copy y"},
+              {kHost, 6.8, 8.2, kQueue, "Softmax"},
+              {kHost, 8.2, 9.4, kQueue, "copy y"},
               {kHost, 9.4, 13.2, kWait, "waits for the copy"},
               {kHostToDevice, 1.4, 4.2, kCopy, "copy x in"},
               {kCompute, 5.6, 9.2, kKernel, "MatMul"},
@@ -90,8 +90,8 @@ Panel EmulatedGpu() {
               {kHost, 5.6, 9.4, kWait, "waits"},
               {kHost, 9.4, 10.6, kQueue, "Add"},
               {kHost, 10.6, 11.8, kWait, "waits"},
-              {kHost, 11.8, 13, kQueue, "Softmax"},
-              {kHost, 13, 14.6, kWait, "waits"},
+              {kHost, 11.8, 13.2, kQueue, "Softmax"},
+              {kHost, 13.2, 14.6, kWait, "waits"},
               {kHost, 14.6, 16, kQueue, "copy y"},
               {kHost, 16, 17.5, kWait, "waits"},
               {kHostToDevice, 1.4, 4.2, kCopy, "copy x in"},
@@ -106,9 +106,11 @@ Panel EmulatedGpu() {
           }};
 }
 
-constexpr double kUnit = 48;  // pixels per time unit
+// The picture is read at a page's width (about 700 px in a 1280 px window),
+// so it is drawn not much wider, with no label under 12 px.
+constexpr double kUnit = 40;  // pixels per time unit
 constexpr double kSpan = 18;  // time units on the axis
-constexpr int kLabelWidth = 170, kLeft = 20, kRowHeight = 30;
+constexpr int kLabelWidth = 160, kLeft = 20, kRowHeight = 30;
 constexpr int kPanelHeight = kRows * kRowHeight + 60;
 
 void DrawPanel(Svg& svg, const Panel& panel, double top) {
@@ -117,7 +119,7 @@ void DrawPanel(Svg& svg, const Panel& panel, double top) {
   const double rows_top = top + 30;
   for (int r = 0; r < kRows; ++r) {
     const double y = rows_top + r * kRowHeight;
-    svg.Text(kLeft, y + 19, kRowNames[r]);
+    svg.Text(kLeft, y + 19, kRowNames[r], "font-size=\"12\"");
     svg.Line(x0, y + kRowHeight / 2.0, x0 + kSpan * kUnit, y + kRowHeight / 2.0,
              "#ccc", 1);
   }
@@ -140,7 +142,7 @@ void DrawPanel(Svg& svg, const Panel& panel, double top) {
         svg.Rect(x, y, w, h, "#9fc5e8", "#0b5394");
         break;
     }
-    svg.Text(x + 3, y + h / 2 + 4, s.label, "font-size=\"11\"");
+    svg.Text(x + 3, y + h / 2 + 4, s.label, "font-size=\"12\"");
   }
   for (const Event& e : panel.events) {
     const double xa = x0 + e.t_from * kUnit, xb = x0 + e.t_to * kUnit;
@@ -149,12 +151,12 @@ void DrawPanel(Svg& svg, const Panel& panel, double top) {
     svg.Arrow(xa, ya, xb, yb + (yb > ya ? -8 : 8), "#c00");
     svg.Text((xa + xb) / 2 + 6, (ya + yb) / 2 + 4,
              std::string("event \"") + e.label + "\"",
-             "font-size=\"11\" fill=\"#c00\"");
+             "font-size=\"12\" fill=\"#c00\"");
   }
   svg.Arrow(x0, top + kPanelHeight - 18, x0 + kSpan * kUnit,
             top + kPanelHeight - 18, "#333");
-  svg.Text(x0 + kSpan * kUnit - 210, top + kPanelHeight - 24,
-           "time (schematic, not to scale)", "font-size=\"11\" fill=\"#555\"");
+  svg.Text(x0 + kSpan * kUnit - 190, top + kPanelHeight - 24,
+           "time (schematic, not to scale)", "font-size=\"12\" fill=\"#555\"");
 }
 
 }  // namespace
@@ -164,7 +166,8 @@ int main(int argc, char** argv) {
       argc > 1
           ? argv[1]
           : (std::filesystem::temp_directory_path() / "streams.svg").string();
-  const double width = kLeft + kLabelWidth + kSpan * kUnit + 20;
+  // The right margin takes the labels that run past the axis's end.
+  const double width = kLeft + kLabelWidth + kSpan * kUnit + 60;
   Svg svg(static_cast<int>(width), 2 * kPanelHeight + 70);
   svg.Text(kLeft, 22,
            "One run of y = softmax(matmul(x, W) + b) on /gpu:0: x fed, y "
