@@ -1,0 +1,113 @@
+// The two sides of the test that kills a process while it saves
+// (saver_crash_test.sh):
+//
+//   saver_crash_helper save DIR    saves checkpoints DIR/model.ckpt-N, N =
+//                                  1, 2, ... after the newest already there,
+//                                  every variable filled with N, until it
+//                                  is killed; prints "saved N" after each
+//   saver_crash_helper check DIR   restores every checkpoint the folder's
+//                                  `checkpoint` file names, in a fresh
+//                                  session each, and checks that every
+//                                  element of every variable is its N
+//
+// The model is eight variables of 1,048,576 floats (32 MiB a checkpoint),
+// so that a save takes long enough to be killed in the middle. check exits
+// 0 and prints "checked K checkpoints, newest N"; 1 and what was wrong when a
+// checkpoint named is missing, does not restore, or holds mixed values.
+#include <minitf/minitf.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace tf = minitf;
+
+namespace {
+
+constexpr int kVariables = 8;
+constexpr int64_t kElements = int64_t{1} << 20;
+
+struct Model {
+  std::vector<tf::Variable> vars;
+  tf::Output fill_value;  // a float32 [kElements] placeholder
+  std::vector<tf::Output> fills;
+};
+
+Model BuildModel() {
+  Model m;
+  m.fill_value = tf::placeholder(tf::float32, {kElements}, "fill_value");
+  for (int i = 0; i < kVariables; ++i) {
+    std::string name = "v";  // v0 ... v7
+    name.push_back(static_cast<char>('0' + i));
+    m.vars.emplace_back(tf::zeros({kElements}), name);
+    m.fills.push_back(m.vars.back().assign(m.fill_value));
+  }
+  return m;
+}
+
+// N of a checkpoint prefix ".../model.ckpt-N".
+int64_t StepOf(const std::string& prefix) {
+  return std::stoll(prefix.substr(prefix.rfind('-') + 1));
+}
+
+int Save(const std::string& dir) {
+  Model m = BuildModel();
+  tf::Session sess;
+  sess.run(tf::global_variables_initializer());
+  tf::train::Saver saver;
+  int64_t step = 0;
+  if (auto latest = tf::train::latest_checkpoint(dir)) step = StepOf(*latest);
+  tf::Tensor value(tf::DT_FLOAT, tf::TensorShape({kElements}));
+  for (;;) {
+    ++step;
+    value.flat<float>().setConstant(static_cast<float>(step));
+    std::vector<tf::Fetch> fills(m.fills.begin(), m.fills.end());
+    sess.run(fills, {{m.fill_value, value}});
+    saver.save(sess, dir + "/model.ckpt", step);
+    std::cout << "saved " << step << std::endl;
+  }
+}
+
+int Check(const std::string& dir) {
+  Model m = BuildModel();
+  tf::train::Saver saver;
+  const auto state = tf::train::get_checkpoint_state(dir);
+  if (!state) {
+    std::cout << "no checkpoint file in " << dir << "\n";
+    return 1;
+  }
+  for (const std::string& path : state->all_model_checkpoint_paths) {
+    const std::string prefix = dir + "/" + path;
+    tf::Session sess;
+    saver.restore(sess, prefix);
+    const float want = static_cast<float>(StepOf(prefix));
+    for (const tf::Variable& v : m.vars) {
+      const tf::Tensor got = sess.run(v);
+      const auto flat = got.flat<float>();
+      for (int64_t i = 0; i < flat.size(); ++i) {
+        if (flat(i) != want) {
+          std::cout << prefix << ": " << v.name() << "[" << i << "] is "
+                    << flat(i) << ", not " << want << "\n";
+          return 1;
+        }
+      }
+    }
+  }
+  std::cout << "checked " << state->all_model_checkpoint_paths.size()
+            << " checkpoints, newest " << state->model_checkpoint_path << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const std::string mode = argc == 3 ? argv[1] : "";
+  if (mode == "save") return Save(argv[2]);
+  if (mode == "check") return Check(argv[2]);
+  std::fprintf(stderr, "Usage: saver_crash_helper save|check DIR\n");
+  return 2;
+} catch (const tf::errors::OpError& e) {
+  std::cout << e.status().ToString() << "\n";
+  return 1;
+}
