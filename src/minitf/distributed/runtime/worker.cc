@@ -180,17 +180,8 @@ Status CheckRecvKeysUnique(const proto::RunGraphRequest& request) {
 Status Worker::RunGraph(const proto::RunGraphRequest& request,
                         proto::RunGraphResponse* response, int64_t timeout_ms) {
   TF_RETURN_IF_ERROR(CheckRecvKeysUnique(request));
-  std::shared_ptr<const Item> item;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = graphs_.find(request.graph_handle());
-    if (it == graphs_.end()) {
-      return errors::Aborted(
-          "Graph handle is not found: ", request.graph_handle(),
-          ". Possibly, this worker just restarted.");
-    }
-    item = it->second;
-  }
+  TF_ASSIGN_OR_RETURN(std::shared_ptr<const Item> item,
+                      FindGraph(request.graph_handle()));
   Device* host = devices_->ListDevices().front();
   std::shared_ptr<RpcRendezvous> rendezvous =
       rendezvous_.Find(request.step_id(), item->operation_timeout_in_ms);
@@ -201,36 +192,64 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
     TF_ASSIGN_OR_RETURN(Tensor value, TensorFromProto(sent.tensor()));
     TF_RETURN_IF_ERROR(rendezvous->Send(key, {host}, value, false));
   }
+  TF_RETURN_IF_ERROR(
+      RunExecutors(*item, request.step_id(), rendezvous.get(), timeout_ms));
+  // What the master fetches: values this task's client-side _Sends sent.
+  for (const std::string& name : request.recv_key()) {
+    TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key, Rendezvous::ParseKey(name));
+    Tensor value;
+    bool is_dead = false;
+    TF_RETURN_IF_ERROR(rendezvous->Recv(key, {host}, &value, &is_dead));
+    proto::NamedTensorProto* out = response->add_recv();
+    out->set_name(name);
+    TF_RETURN_IF_ERROR(CheckSentValue(key, value));
+    TF_RETURN_IF_ERROR(TensorToProto(value, out->mutable_tensor()));
+  }
+  return Status::OK();
+}
 
+StatusOr<std::shared_ptr<const Worker::Item>> Worker::FindGraph(
+    const std::string& handle) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = graphs_.find(handle);
+  if (it == graphs_.end()) {
+    return errors::Aborted("Graph handle is not found: ", handle,
+                           ". Possibly, this worker just restarted.");
+  }
+  return it->second;
+}
+
+Status Worker::RunExecutors(const Item& item, int64_t step_id,
+                            RpcRendezvous* rendezvous, int64_t timeout_ms) {
   Notification done;
   Status step_status;
-  ExecutorBarrier barrier(static_cast<int>(item->parts.size()),
-                          rendezvous.get(), [&](const Status& s) {
+  ExecutorBarrier barrier(static_cast<int>(item.parts.size()), rendezvous,
+                          [&](const Status& s) {
                             step_status = s;
                             done.Notify();
                           });
-  std::vector<ParallelExecutor::Args> args(item->parts.size());
-  for (size_t i = 0; i < item->parts.size(); ++i) {
-    args[i].step_id = request.step_id();
-    args[i].rendezvous = rendezvous.get();
-    args[i].resource_manager = resource_manager(item->parts[i].device);
+  std::vector<ParallelExecutor::Args> args(item.parts.size());
+  for (size_t i = 0; i < item.parts.size(); ++i) {
+    args[i].step_id = step_id;
+    args[i].rendezvous = rendezvous;
+    args[i].resource_manager = resource_manager(item.parts[i].device);
     args[i].barrier = &barrier;
-    args[i].operation_timeout_in_ms = item->operation_timeout_in_ms;
+    args[i].operation_timeout_in_ms = item.operation_timeout_in_ms;
     args[i].runner = [this](std::function<void()> fn) {
       pool_->Schedule(std::move(fn));
     };
   }
-  if (item->parts.empty()) done.Notify();
-  for (size_t i = 0; i < item->parts.size(); ++i) {
+  if (item.parts.empty()) done.Notify();
+  for (size_t i = 0; i < item.parts.size(); ++i) {
     pool_->Schedule([&, i] {
-      item->parts[i].executor->RunAsync(
+      item.parts[i].executor->RunAsync(
           args[i], [&barrier](const Status& s) { barrier.ExecutorDone(s); });
     });
   }
   // A step whose peers never answer (a task died) ends at the session's
   // operation timeout, when it has one, or at the caller's deadline, when
   // that comes first.
-  const int64_t op_timeout = item->operation_timeout_in_ms;
+  const int64_t op_timeout = item.operation_timeout_in_ms;
   const bool callers =
       timeout_ms > 0 && (op_timeout <= 0 || timeout_ms < op_timeout);
   const int64_t timeout = callers ? timeout_ms : op_timeout;
@@ -244,25 +263,12 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
     barrier.Abort(callers
                       ? errors::DeadlineExceeded("Operation timed out.")
                       : errors::DeadlineExceeded(
-                            "Step ", request.step_id(), " on ", task_,
+                            "Step ", step_id, " on ", task_,
                             " did not finish within operation_timeout_in_ms (",
                             timeout, " ms)", waiting));
   }
   done.WaitForNotification();
-  TF_RETURN_IF_ERROR(step_status);
-
-  // What the master fetches: values this task's client-side _Sends sent.
-  for (const std::string& name : request.recv_key()) {
-    TF_ASSIGN_OR_RETURN(Rendezvous::ParsedKey key, Rendezvous::ParseKey(name));
-    Tensor value;
-    bool is_dead = false;
-    TF_RETURN_IF_ERROR(rendezvous->Recv(key, {host}, &value, &is_dead));
-    proto::NamedTensorProto* out = response->add_recv();
-    out->set_name(name);
-    TF_RETURN_IF_ERROR(CheckSentValue(key, value));
-    TF_RETURN_IF_ERROR(TensorToProto(value, out->mutable_tensor()));
-  }
-  return Status::OK();
+  return step_status;
 }
 // --8<-- [end:run_graph]
 

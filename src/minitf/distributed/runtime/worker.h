@@ -159,6 +159,14 @@ class Worker final : public WorkerInterface {
   struct Item;
 
   Status CheckSession(const std::string& handle, bool created) const;
+  // The registered graph of `handle`; Aborted "Graph handle is not found".
+  StatusOr<std::shared_ptr<const Item>> FindGraph(
+      const std::string& handle) const;
+  // Runs the executors of `item`'s parts as step `step_id`, and waits for
+  // them, ending the step at the smaller of `timeout_ms` (above 0) and the
+  // session's operation timeout: the step's status.
+  Status RunExecutors(const Item& item, int64_t step_id,
+                      RpcRendezvous* rendezvous, int64_t timeout_ms);
 
   const std::string task_;
   const DeviceMgr* const devices_;

@@ -120,81 +120,20 @@ Operation SyncReplicasOptimizer::apply_gradients(
   }
   global_step_ = *global_step;
   graph_scope use(*global_step->graph());
-
-  // The local step lives on this worker: colocated with an op made here,
-  // it stays off the ps that the device function would pick for a variable.
-  Operation local_anchor = no_op();
-  {
-    colocate_with near(local_anchor);
-    const DType dtype = global_step->dtype();
-    local_step_ =
-        Variable([dtype] { return cast(constant(Tensor(int64_t{0})), dtype); },
-                 "sync_rep_local_step", /*trainable=*/false,
-                 {GraphKeys::LOCAL_VARIABLES});
-  }
-  local_step_init_op_ = local_step_.assign(global_step->value()).op();
+  MakeLocalStep(*global_step);
   std::vector<Operation> chief_init_ops = {local_step_init_op_};
-  for (const Variable& v : global_variables()) {
-    ready_.emplace_back(v.op().name(), is_variable_initialized(v));
-  }
-
-  std::vector<Operation> train_ops;
-  GradsAndVars aggregated;
-  std::vector<std::pair<ConditionalAccumulator, std::string>> accumulators;
-  Operation update_op;
   {
     name_scope scope(name_);
-    for (const auto& [grad, var] : grads_and_vars) {
-      device_scope on(var.op().device());
-      if (!grad.valid()) {
-        aggregated.emplace_back(Output(), var);  // None passes through
-        continue;
-      }
-      ConditionalAccumulator accum(grad.dtype(), var.shape(),
-                                   var.name() + "/grad_accum");
-      Output step = local_step_.value();
-      if (step.dtype() != DT_INT64) step = cast(step, DT_INT64);
-      train_ops.push_back(accum.apply_grad(grad, step));
-      aggregated.emplace_back(accum.take_grad(replicas_to_aggregate_), var);
-      accumulators.emplace_back(accum, var.op().device());
-    }
+    Accumulated accumulated = Accumulate(grads_and_vars);
     // The update runs where global_step is, outside any name scope.
+    Operation update_op;
     {
       device_scope on(global_step->op().device());
       name_scope top("");
-      update_op = opt_.apply_gradients(aggregated, global_step);
+      update_op = opt_.apply_gradients(accumulated.taken, global_step);
     }
-    {
-      device_scope on(global_step->op().device());
-      name_scope top("");
-      sync_token_queue_ = std::make_unique<FIFOQueue>(
-          -1, std::vector<DType>{global_step->dtype()},
-          std::vector<TensorShape>{TensorShape({})}, "sync_token_q",
-          "sync_token_q");
-      // The barrier: a worker's step ends only when it gets a token.
-      Output token;
-      {
-        control_dependencies after(train_ops);
-        token = sync_token_queue_->dequeue();
-      }
-      train_op_ = local_step_.assign(token).op();
-      // The chief's step: once updated, one token per worker for the next.
-      Operation sync_op;
-      {
-        control_dependencies after(std::vector<Operation>{update_op});
-        // The step as the update leaves it. TensorFlow's Fill reads
-        // global_step/read, whose buffer the update changes in place; a
-        // minitf variable is copy-on-write (var.h), and its read holds the
-        // value the step started with. The update (the AssignAdd of
-        // global_step) outputs the new value: the tokens take that.
-        Output step_now = update_op.output(0);
-        Output tokens = FillWith(tokens_per_step_, step_now);
-        sync_op = sync_token_queue_->enqueue_many(tokens);
-      }
-      chief_queue_runner_ = std::make_unique<QueueRunner>(
-          *sync_token_queue_, std::vector<Operation>{sync_op});
-    }
-    for (auto& [accum, device] : accumulators) {
+    MakeTokenQueue(*global_step, accumulated.apply_ops, update_op);
+    for (auto& [accum, device] : accumulated.accumulators) {
       device_scope on(device);
       chief_init_ops.push_back(
           accum.set_global_step(global_step->value(), "SetGlobalStep"));
@@ -203,6 +142,77 @@ Operation SyncReplicasOptimizer::apply_gradients(
   }
   gradients_applied_ = true;
   return train_op_;
+}
+
+void SyncReplicasOptimizer::MakeLocalStep(const Variable& global_step) {
+  // The local step lives on this worker: colocated with an op made here,
+  // it stays off the ps that the device function would pick for a variable.
+  Operation local_anchor = no_op();
+  {
+    colocate_with near(local_anchor);
+    const DType dtype = global_step.dtype();
+    local_step_ =
+        Variable([dtype] { return cast(constant(Tensor(int64_t{0})), dtype); },
+                 "sync_rep_local_step", /*trainable=*/false,
+                 {GraphKeys::LOCAL_VARIABLES});
+  }
+  local_step_init_op_ = local_step_.assign(global_step.value()).op();
+  for (const Variable& v : global_variables()) {
+    ready_.emplace_back(v.op().name(), is_variable_initialized(v));
+  }
+}
+
+SyncReplicasOptimizer::Accumulated SyncReplicasOptimizer::Accumulate(
+    const GradsAndVars& grads_and_vars) {
+  Accumulated out;
+  for (const auto& [grad, var] : grads_and_vars) {
+    device_scope on(var.op().device());
+    if (!grad.valid()) {
+      out.taken.emplace_back(Output(), var);  // None passes through
+      continue;
+    }
+    ConditionalAccumulator accum(grad.dtype(), var.shape(),
+                                 var.name() + "/grad_accum");
+    Output step = local_step_.value();
+    if (step.dtype() != DT_INT64) step = cast(step, DT_INT64);
+    out.apply_ops.push_back(accum.apply_grad(grad, step));
+    out.taken.emplace_back(accum.take_grad(replicas_to_aggregate_), var);
+    out.accumulators.emplace_back(accum, var.op().device());
+  }
+  return out;
+}
+
+void SyncReplicasOptimizer::MakeTokenQueue(
+    const Variable& global_step, const std::vector<Operation>& apply_ops,
+    Operation update_op) {
+  device_scope on(global_step.op().device());
+  name_scope top("");
+  sync_token_queue_ =
+      std::make_unique<FIFOQueue>(-1, std::vector<DType>{global_step.dtype()},
+                                  std::vector<TensorShape>{TensorShape({})},
+                                  "sync_token_q", "sync_token_q");
+  // The barrier: a worker's step ends only when it gets a token.
+  Output token;
+  {
+    control_dependencies after(apply_ops);
+    token = sync_token_queue_->dequeue();
+  }
+  train_op_ = local_step_.assign(token).op();
+  // The chief's step: once updated, one token per worker for the next.
+  Operation sync_op;
+  {
+    control_dependencies after(std::vector<Operation>{update_op});
+    // The step as the update leaves it. TensorFlow's Fill reads
+    // global_step/read, whose buffer the update changes in place; a
+    // minitf variable is copy-on-write (var.h), and its read holds the
+    // value the step started with. The update (the AssignAdd of
+    // global_step) outputs the new value: the tokens take that.
+    Output step_now = update_op.output(0);
+    Output tokens = FillWith(tokens_per_step_, step_now);
+    sync_op = sync_token_queue_->enqueue_many(tokens);
+  }
+  chief_queue_runner_ = std::make_unique<QueueRunner>(
+      *sync_token_queue_, std::vector<Operation>{sync_op});
 }
 // --8<-- [end:apply_gradients]
 

@@ -110,6 +110,24 @@ class SyncReplicasOptimizer {
   int total_num_replicas() const { return total_num_replicas_; }
 
  private:
+  // The gradients of apply_gradients, as the accumulators hand them on.
+  struct Accumulated {
+    std::vector<Operation> apply_ops;  // each worker's apply_grad
+    GradsAndVars taken;                // the means, for the wrapped optimizer
+    std::vector<std::pair<ConditionalAccumulator, std::string>> accumulators;
+  };
+  // The local step, on this worker, and the op that sets it.
+  void MakeLocalStep(const Variable& global_step);
+  // Per variable, on its device: an accumulator, the worker's
+  // apply_grad, and the take of replicas_to_aggregate gradients.
+  Accumulated Accumulate(const GradsAndVars& grads_and_vars);
+  // The token queue on global_step's device: the workers' train_op
+  // (a dequeue after the apply_grads) and the chief's runner of the
+  // refill after `update_op`.
+  void MakeTokenQueue(const Variable& global_step,
+                      const std::vector<Operation>& apply_ops,
+                      Operation update_op);
+
   Optimizer& opt_;
   const int replicas_to_aggregate_;
   const int total_num_replicas_;
