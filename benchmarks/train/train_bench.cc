@@ -404,12 +404,6 @@ int main(int argc, char** argv) {
   const int softmax_steps = quick ? 200 : 2000;
   const int mlp_steps = quick ? 20 : 300;
 
-  std::vector<std::string> columns = {"model", "threads", "minitf"};
-  for (const std::string& key : peers.keys) {
-    columns.push_back(peers.name[key]);
-    columns.push_back("minitf ÷ " +
-                      peers.name[key].substr(0, peers.name[key].find(' ')));
-  }
   struct Line {
     std::string model, label;
     int threads;
@@ -445,22 +439,20 @@ int main(int argc, char** argv) {
     return a.model != b.model ? a.model > b.model : a.threads < b.threads;
   });
 
-  results.Table("Training examples per second, in thousands, batch 100",
-                columns);
+  results.Table(
+      "Training examples per second, in thousands, batch 100",
+      {"model", "threads", "engine", "thousand examples/s", "minitf ÷ engine"});
   for (const Line& line : lines) {
-    std::vector<std::string> row = {line.label, std::to_string(line.threads),
-                                    Thousands(line.rates)};
+    const std::string threads = std::to_string(line.threads);
+    results.Row({line.label, threads, "minitf", Thousands(line.rates), ""});
     for (const std::string& key : peers.keys) {
-      const auto found = peers.rates.find(key + " " + line.model + " " +
-                                          std::to_string(line.threads));
-      if (found == peers.rates.end() || found->second.empty()) {
-        row.insert(row.end(), {"—", "—"});
-        continue;
-      }
-      row.push_back(Thousands(found->second));
-      row.push_back(Fixed(Median(line.rates) / Median(found->second), 1) + "×");
+      const auto found =
+          peers.rates.find(key + " " + line.model + " " + threads);
+      if (found == peers.rates.end() || found->second.empty()) continue;
+      results.Row({line.label, threads, peers.name[key],
+                   Thousands(found->second),
+                   Fixed(Median(line.rates) / Median(found->second), 1) + "×"});
     }
-    results.Row(row);
   }
   results.Note(
       "softmax: seed 002's softmax regression, gradient descent at "
@@ -469,7 +461,7 @@ int main(int argc, char** argv) {
       std::to_string(windows) + " windows of " + std::to_string(softmax_steps) +
       " steps (softmax) or " + std::to_string(mlp_steps) +
       " steps (MLP), each from freshly initialised variables; "
-      "minitf ÷ peer: the ratio of the medians, above 1 where "
+      "minitf ÷ engine: the ratio of the medians, above 1 where "
       "minitf is faster.");
   for (const std::string& key : peers.keys) {
     results.Note(peers.name[key] + ": " + peers.setup[key] + ".");
