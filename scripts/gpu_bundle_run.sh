@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# run.sh of the GPU bundle (scripts/gpu_bundle.sh copies this file there):
+# chapter 5's GPU tests, benchmarks and programs, and chapter 6's NCCL test
+# and tower program on one GPU, run on the machine this folder was copied to.
+#
+#   ./run.sh [--quick] [RESULTS_DIR]    # RESULTS_DIR, else $OUT, else ./out
+#
+# It writes, in RESULTS_DIR:
+#   machine.txt   what the machine is: OS release, C library, CPU, driver and
+#                 GPU (nvidia-smi), nvcc, and where cuBLAS and NCCL were found
+#   run.log       every step's whole output
+#   table.md      one row per step: passed, skipped, failed, with its time
+#   results/      gpu_gemm.md, gpu_ops.md, gpu_cpu_vs_gpu.md: the tables that
+#                 chapter 5 includes (copy them to the repository's results/)
+#
+# Without a GPU the tests skip, saying why, and the programs run briefly on
+# the CPU emulator of CUDA, to show that each one starts; no results files
+# are written then.
+#
+# The binaries link libstdc++, libgcc, the CUDA runtime, protobuf, GoogleTest,
+# Boost.Context and zlib statically; lib/ holds the other libraries they
+# need. cuBLAS 13 and NCCL 2 are the machine's: a CUDA 13 toolkit, the
+# system's libraries, or Python's nvidia-* wheels (searched in that order).
+# libcuda.so.1 is the driver's.
+#
+# When a binary cannot start here (a library or C library version missing),
+# and the machine has nvcc and g++, the programs that need no library beyond
+# CUDA's are built here from fallback-src.tar.gz and run instead:
+# kernels_on_gpu_test, gemm_on_gpu_test (with GoogleTest built from its
+# source) and gemm_bench. The others need protobuf, Eigen and Boost.Context,
+# which such a machine may lack; the table marks them.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+quick=0
+out=""
+while (($#)); do
+  case "$1" in
+    --quick) quick=1 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
+    *) out="$1" ;;
+  esac
+  shift
+done
+out="${out:-${OUT:-$here/out}}"
+mkdir -p "$out/results" || exit 1
+out="$(cd "$out" && pwd)"
+exec > >(tee "$out/run.log") 2>&1
+start=$SECONDS
+step() { printf '\n=== run.sh: %s (%ds) ===\n' "$*" $((SECONDS - start)); }
+
+# --- what the machine is ----------------------------------------------------
+step "what this machine is ($out/machine.txt)"
+find_lib() {  # find_lib <soname>: the folder that holds it, or nothing
+  local name="$1" dir root
+  for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib \
+             /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+    [[ -e "$dir/$name" ]] && { echo "$dir"; return; }
+  done
+  dir=$(ldconfig -p 2>/dev/null | awk -v n="$name" '$1 == n {print $NF; exit}')
+  [[ -n "$dir" ]] && { dirname "$dir"; return; }
+  for root in $(python3 -c 'import nvidia; print(" ".join(nvidia.__path__))' 2>/dev/null) \
+              /opt/*/.venv/lib/python3*/site-packages/nvidia /usr/local/lib/python3*/dist-packages/nvidia; do
+    [[ -d "$root" ]] || continue
+    dir=$(find "$root" -maxdepth 4 -name "$name" -print -quit 2>/dev/null)
+    [[ -n "$dir" ]] && { dirname "$dir"; return; }
+  done
+}
+cublas_dir=$(find_lib libcublas.so.13)
+nccl_dir=$(find_lib libnccl.so.2)
+libpath="$here/lib"
+for d in "$cublas_dir" "$nccl_dir"; do [[ -n "$d" ]] && libpath="$libpath:$d"; done
+export LD_LIBRARY_PATH="$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+gpu=""
+if command -v nvidia-smi >/dev/null; then
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+fi
+{
+  echo "# The machine"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "kernel: $(uname -srm)"
+  echo "C library: $(ldd --version 2>&1 | head -1)"
+  echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
+  echo "GPU: ${gpu:-none found}"
+  echo "cuBLAS 13: ${cublas_dir:-not found}"
+  echo "NCCL 2: ${nccl_dir:-not found}"
+  for tool in nvcc g++ cmake ninja python3; do
+    echo "$tool: $(command -v "$tool" || echo absent)"
+  done
+  echo
+  echo "## /etc/os-release"
+  cat /etc/os-release 2>/dev/null
+  echo
+  echo "## nvidia-smi"
+  nvidia-smi 2>&1 || echo "(no nvidia-smi)"
+  echo
+  echo "## nvcc --version"
+  nvcc --version 2>&1 || /usr/local/cuda/bin/nvcc --version 2>&1 || echo "(no nvcc)"
+  echo
+  echo "## the bundle"
+  cat "$here/MANIFEST.txt" 2>/dev/null
+} >"$out/machine.txt"
+sed -n '1,12p' "$out/machine.txt"
+
+rows=()
+failed=0
+row() { rows+=("| $1 | $2 | $3 s | $4 |"); }
+
+# --- do the binaries start? -------------------------------------------------
+step "do the binaries start (the loader's view, libcuda aside)"
+unpacked=$(mktemp -d "${TMPDIR:-/tmp}/minitf-bundle.XXXXXX") || exit 1
+trap 'rm -rf "$unpacked"' EXIT
+tar -xzf "$here/bin.tar.gz" -C "$unpacked" || exit 1
+bindir="$unpacked/bin"
+broken=()
+for bin in "$bindir"/*; do
+  name=$(basename "$bin")
+  trace=$(LD_TRACE_LOADED_OBJECTS=1 "$bin" 2>&1)
+  rc=$?
+  missing=$(grep -E "not found|No such file|cannot" <<<"$trace" | grep -v "libcuda\.so")
+  if ((rc != 0)) || [[ -n "$missing" ]]; then
+    echo "$name: cannot start here:"
+    echo "$missing" | sed 's/^/    /'
+    broken+=("$name")
+  else
+    echo "$name: starts"
+  fi
+done
+
+# The fallback: build what needs only CUDA, cuBLAS and GoogleTest here.
+fallback_targets=" kernels_on_gpu_test gemm_on_gpu_test gemm_bench "
+if ((${#broken[@]})); then
+  step "fallback: building ${broken[*]} here"
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  fb="$out/fallback"
+  if [[ -x "$nvcc" ]] && command -v g++ >/dev/null && mkdir -p "$fb/bin" &&
+     tar -xzf "$here/fallback-src.tar.gz" -C "$fb"; then
+    for bin in "$bindir"/*; do ln -sf "$bin" "$fb/bin/"; done
+    arch=(-gencode "arch=compute_90,code=sm_90" -gencode "arch=compute_90,code=compute_90")
+    [[ -n "$gpu" ]] && arch=(-arch=native)
+    cuda_flags=(-O3 -std=c++20 "${arch[@]}" -I"$fb/src" -I"$fb/tests/gpu" -I"$fb/benchmarks/tensor"
+                -I"$fb/googletest/include" ${cublas_dir:+-L"$cublas_dir"})
+    gt="$fb/googletest"
+    (cd "$fb" && g++ -O2 -std=c++17 -I"$gt/include" -I"$gt" -c "$gt/src/gtest-all.cc" "$gt/src/gtest_main.cc")
+    for name in "${broken[@]}"; do
+      if [[ "$fallback_targets" != *" $name "* ]]; then
+        echo "$name: needs protobuf, Eigen and Boost.Context; no fallback here"
+        continue
+      fi
+      rm -f "$fb/bin/$name"
+      case "$name" in
+        kernels_on_gpu_test) srcs=("$fb/tests/gpu/kernels_on_gpu_test.cu" "$fb/gtest-all.o" "$fb/gtest_main.o") ;;
+        gemm_on_gpu_test) srcs=("$fb/tests/gpu/gemm_on_gpu_test.cu" "$fb/src/minitf/gpu/kernels/gemm/reference.cc"
+                                "$fb/gtest-all.o" "$fb/gtest_main.o") ;;
+        gemm_bench) srcs=("$fb/benchmarks/gpu/gemm_bench.cu") ;;
+      esac
+      if "$nvcc" "${cuda_flags[@]}" "${srcs[@]}" -o "$fb/bin/$name" -lcublas -lpthread; then
+        echo "$name: built here"
+      else
+        echo "$name: the fallback build failed"
+      fi
+    done
+    bindir="$fb/bin"
+  else
+    echo "no nvcc and g++ here, or no fallback-src.tar.gz: nothing to build"
+  fi
+fi
+
+# --- the steps --------------------------------------------------------------
+# run_step <name> <seconds> <command...>: runs it under a time limit, output
+# to run.log, and adds its row to the table.
+run_step() {
+  local name="$1" limit="$2" t0=$SECONDS rc summary status
+  shift 2
+  step "$name: ${*#"$bindir/"}"
+  local log="$out/.step.log"
+  timeout "$limit" "$@" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  summary=$(grep -E "^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]" "$log" | tr -s ' ' | paste -sd ';' -)
+  if ((rc == 0)); then
+    status=passed
+    grep -q "SKIPPED" "$log" && status="passed (some skipped)"
+  elif ((rc == 124)); then
+    status="FAILED: ran past ${limit} s"
+    failed=1
+  else
+    status="FAILED: exit $rc"
+    failed=1
+  fi
+  [[ -z "$summary" ]] && summary=$(grep -v '^\s*$' "$log" | tail -1 | cut -c1-100 | tr '|' '/')
+  row "$name" "$status" $((SECONDS - t0)) "$summary"
+  rm -f "$log"
+}
+have() {  # have <binary>: true if it is there; else a row says so
+  if [[ -x "$bindir/$1" ]] && [[ " ${broken[*]:-} " != *" $1 "* || "$bindir" != "$unpacked/bin" ]]; then
+    return 0
+  fi
+  row "$1" "FAILED: cannot start here" 0 "see machine.txt and the loader's messages above"
+  failed=1
+  return 1
+}
+
+export MINITF_MNIST_DIR="$here/data/fashion-mnist"
+tests=(kernels_on_gpu_test gemm_on_gpu_test gpu_ops_on_gpu_test nccl_on_gpu_test)
+for t in "${tests[@]}"; do
+  have "$t" && run_step "$t" 300 "$bindir/$t"
+done
+
+if [[ -n "$gpu" ]]; then
+  # The book's tables, measured on this GPU.
+  export MINITF_RESULTS_DIR="$out/results"
+  unset MINITF_VIRTUAL_GPUS MINITF_EMULATE_GPU_KERNELS
+  q=()
+  ((quick)) && q=(--quick)
+  have gemm_bench && run_step gemm_bench 240 "$bindir/gemm_bench" "${q[@]}"
+  have gpu_ops_bench && run_step gpu_ops_bench 240 "$bindir/gpu_ops_bench" "${q[@]}"
+  vs=(--steps 100 --rounds 5)
+  ((quick)) && vs=(--steps 20 --rounds 3)
+  have cpu_vs_gpu && run_step cpu_vs_gpu 300 "$bindir/cpu_vs_gpu" --table "${vs[@]}"
+  unset MINITF_RESULTS_DIR
+  have seed_softmax_regression_gpu &&
+    run_step seed_softmax_regression_gpu 300 "$bindir/seed_softmax_regression_gpu"
+  have seed_multi_gpu_model &&
+    run_step seed_multi_gpu_model 300 "$bindir/seed_multi_gpu_model" --num_gpus 1 --epochs 1 \
+      --logdir "$out/.seed_multi_gpu_model_logs"
+else
+  # No GPU: each program once, briefly, on one emulated GPU.
+  echo "No GPU here: the programs run briefly on the CPU emulator of CUDA."
+  export MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1
+  unset CUDA_VISIBLE_DEVICES MINITF_RESULTS_DIR
+  have gemm_bench && [[ -x "$bindir/gemm_bench_emulated" ]] &&
+    run_step "gemm_bench --emulated" 240 "$bindir/gemm_bench" --emulated --quick
+  have gpu_ops_bench && run_step gpu_ops_bench 240 "$bindir/gpu_ops_bench" --emulated --quick
+  have cpu_vs_gpu && run_step cpu_vs_gpu 240 "$bindir/cpu_vs_gpu" --steps 2 --hidden 32
+  have seed_softmax_regression_gpu &&
+    run_step seed_softmax_regression_gpu 300 "$bindir/seed_softmax_regression_gpu" --epochs 1
+  unset MINITF_VIRTUAL_GPUS
+  have seed_multi_gpu_model &&
+    run_step seed_multi_gpu_model 300 "$bindir/seed_multi_gpu_model" --num_gpus 1 --epochs 1 \
+      --steps 20 --logdir "$out/.seed_multi_gpu_model_logs"
+fi
+rm -rf "$out/.seed_multi_gpu_model_logs"
+
+# --- the table --------------------------------------------------------------
+step "done"
+{
+  echo "# The GPU bundle on ${gpu:-a machine without a GPU}"
+  echo
+  echo "| step | status | time | summary |"
+  echo "| --- | --- | --- | --- |"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "whole run: $((SECONDS - start)) s; the machine: machine.txt; every step's output: run.log"
+  if [[ -n "$gpu" ]]; then
+    echo "chapter 5's tables: $(cd "$out" && ls results/*.md 2>/dev/null | tr '\n' ' ')"
+  fi
+} >"$out/table.md"
+rmdir "$out/results" 2>/dev/null
+cat "$out/table.md"
+exit "$failed"
