@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> columns = {"first run less a cached run", "minitf"};
   if (have_tf) {
     columns.insert(columns.end(),
-                   {tf_name, "minitf faster by", tf_name + ", Grappler off",
+                   {tf_name, "minitf faster by", "TensorFlow, Grappler off",
                     "minitf faster by"});
   }
   results.Table(
@@ -281,8 +281,8 @@ int main(int argc, char** argv) {
     }
     results.Row(cells);
   };
-  row("initializer's run (places the graph, plans its part)", init_ms, "init");
-  row("training step's run (plans the step)", step_ms, "step");
+  row("initializer's run", init_ms, "init");
+  row("training step's run", step_ms, "step");
   results.Note("Median (range) over " + std::to_string(sessions) +
                (sessions == 1 ? " fresh session" : " fresh sessions") +
                "; each cached run the best of three. minitf's "
