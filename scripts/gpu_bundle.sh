@@ -19,7 +19,7 @@
 # scripts/gpu_check.sh runs, and the tower program on one GPU. The code is
 # compiled for any x86-64 processor (MINITF_NATIVE=OFF), not for this one.
 #
-# What the bundle holds (build/gpu-bundle/bundle, about 45 MiB):
+# What the bundle holds (build/gpu-bundle/bundle, at most 60 MiB):
 #   bin.tar.gz          the programs, stripped and packed (run.sh unpacks them
 #                       into a temporary folder). Linked statically:
 #                       libstdc++, libgcc, the CUDA runtime (cudart_static),
@@ -39,10 +39,12 @@
 # the machine: in a CUDA 13 toolkit (/usr/local/cuda), the system's
 # libraries, or Python's nvidia-cublas and nvidia-nccl wheels.
 #
-# The run, on a machine with the GPU (one command, about 5 minutes; each
-# step stops at 5 minutes):
-#   copy build/gpu-bundle/bundle there (it is about 45 MiB), then
+# The run, on a machine with the GPU (one command; it ends within 9 minutes,
+# a step still running then being stopped and marked in the table):
+#   copy build/gpu-bundle/bundle there (at most 60 MiB), then
 #   bundle/run.sh RESULTS_DIR        (or with $OUT set: bundle/run.sh)
+# Give the command 10 minutes. The machine needs the NVIDIA driver and
+# cuBLAS 13 and NCCL 2, nothing else.
 # RESULTS_DIR receives machine.txt (OS, C library, driver, GPU, nvcc),
 # table.md (a row per step), run.log (every output) and results/gpu_*.md,
 # chapter 5's tables: copy those to the repository's results/ and commit.

@@ -5,6 +5,9 @@
 #
 #   ./run.sh [--quick] [RESULTS_DIR]    # RESULTS_DIR, else $OUT, else ./out
 #
+# It ends within 9 minutes (MINITF_BUNDLE_SECONDS=540): a step still running
+# then is stopped and marked, and the table is written all the same.
+#
 # It writes, in RESULTS_DIR:
 #   machine.txt   what the machine is: OS release, C library, CPU, driver and
 #                 GPU (nvidia-smi), nvcc, and where cuBLAS and NCCL were found
@@ -46,6 +49,9 @@ mkdir -p "$out/results" || exit 1
 out="$(cd "$out" && pwd)"
 exec > >(tee "$out/run.log") 2>&1
 start=$SECONDS
+# The whole run ends within $MINITF_BUNDLE_SECONDS (default 540): each step
+# stops at its own limit or at what is left of that, whichever comes first.
+budget=${MINITF_BUNDLE_SECONDS:-540}
 step() { printf '\n=== run.sh: %s (%ds) ===\n' "$*" $((SECONDS - start)); }
 
 # --- what the machine is ----------------------------------------------------
@@ -171,6 +177,13 @@ fi
 run_step() {
   local name="$1" limit="$2" t0=$SECONDS rc summary status
   shift 2
+  local left=$((budget - (SECONDS - start)))
+  ((limit > left)) && limit=$left
+  if ((limit < 10)); then
+    row "$name" "FAILED: not run, the run's ${budget} s are spent" 0 ""
+    failed=1
+    return
+  fi
   step "$name: ${*#"$bindir/"}"
   local log="$out/.step.log"
   timeout "$limit" "$@" >"$log" 2>&1
