@@ -32,6 +32,12 @@ declare -A RECORD=(
   # Chapter 6: what two towers buy on two cores; gather against ring.
   [towers_bench]="$bench/towers/towers_bench"
   [all_reduce_bench]="$bench/towers/all_reduce_bench"
+  # Chapter 7: a parameter server's pull and push against raw gRPC; what
+  # staleness costs seed 003's model (deterministic); synchronous training's
+  # second worker and its barrier.
+  [ps_bench]="$bench/distributed/ps_bench"
+  [stale_gradients]="build/all/programs/07-ps-worker-distribution/stale_gradients --seeds=8"
+  [sync_bench]="$bench/distributed/sync_bench --runs=3"
   # Chapter 5, on the CPU emulator of CUDA. The GPU's own files
   # (results/gpu_*.md) come from scripts/gpu_check.sh on a machine with a GPU.
   [emulator_bench]="$bench/gpu/emulator_bench"

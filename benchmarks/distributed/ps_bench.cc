@@ -19,6 +19,9 @@
 // transfer) are timed beside them: a step without the wire. "faults" and "raw
 // flt" are the process's page faults per run of each.
 //
+// The tables are printed, and written to $MINITF_RESULTS_DIR/ps_bench.md
+// when that is set (benchmarks/tensor/results.h): chapter 7 includes them.
+//
 //   ps_bench [--reps=21] [--mib=4 --mib=64]   (the sizes; these by default)
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -40,6 +43,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
+#include "results.h"
 #include "timing.h"
 
 namespace tf = minitf;
@@ -211,9 +215,13 @@ int main(int argc, char** argv) {
   tf::train::Server ps(cluster, "ps", 0, {}, {.log_stream = &log});
   tf::train::Server worker(cluster, "worker", 0, {}, {.log_stream = &log});
 
-  std::printf("%-14s %5s %10s %10s %12s %7s %7s %9s %9s\n", "transfer", "MiB",
-              "minitf ms", "1-proc ms", "raw gRPC ms", "ratio", "best",
-              "faults", "raw flt");
+  tf::bench::Results results("ps_bench", argc, argv);
+  results.Table(
+      "A variable pulled from and pushed to the ps, against raw gRPC "
+      "moving the same bytes (median of " +
+          std::to_string(reps) + " runs each, taken in turn)",
+      {"transfer", "MiB", "minitf ms", "same step, one process, ms",
+       "raw gRPC ms", "raw / minitf", "page faults per run (minitf / raw)"});
   for (size_t bytes : sizes) {
     // The steps on the cluster, and the same steps in one process: the
     // time of their arithmetic and of a step, without a transfer.
@@ -243,11 +251,14 @@ int main(int argc, char** argv) {
                            [&] { local.run(local_steps.push); },
                            [&] { RawCall(raw, "/raw/Push", push_request); }});
     for (int i : {0, 3}) {
-      std::printf("%-14s %5zu %10.2f %10.2f %12.2f %7.2f %7.2f %9.0f %9.0f\n",
-                  i == 0 ? "pull (ps->w)" : "push (w->ps)", bytes / kMiB,
-                  t[i].Median() * 1e3, t[i + 1].Median() * 1e3,
-                  t[i + 2].Median() * 1e3, t[i + 2].Median() / t[i].Median(),
-                  t[i + 2].Best() / t[i].Best(), t[i].faults, t[i + 2].faults);
+      results.Row({i == 0 ? "pull (ps → worker)" : "push (worker → ps)",
+                   std::to_string(bytes / kMiB),
+                   tf::bench::Fixed(t[i].Median() * 1e3, 2),
+                   tf::bench::Fixed(t[i + 1].Median() * 1e3, 2),
+                   tf::bench::Fixed(t[i + 2].Median() * 1e3, 2),
+                   tf::bench::Fixed(t[i + 2].Median() / t[i].Median(), 2),
+                   tf::bench::Fixed(t[i].faults, 0) + " / " +
+                       tf::bench::Fixed(t[i + 2].faults, 0)});
     }
   }
 
@@ -277,9 +288,18 @@ int main(int argc, char** argv) {
                                }
                              }) /
       calls;
-  std::printf("\n%-30s %10.1f us\n", "RunStep of one Const", step * 1e6);
-  std::printf("%-30s %10.1f us\n", "raw gRPC round trip", round_trip * 1e6);
-  std::printf("%-30s %10.1f\n", "RunStep / round trip", step / round_trip);
+  results.Note(
+      "raw / minitf: the raw call's median time over minitf's (1.00: as fast "
+      "as raw gRPC). Neither step computes: the one-process column is the "
+      "step without the wire.");
+  results.Table("A trivial step against a raw round trip (best of " +
+                    std::to_string(reps) + " rounds of " +
+                    std::to_string(calls) + " calls)",
+                {"call", "µs"});
+  results.Row({"`RunStep` of one `Const`, session on the worker's own server",
+               tf::bench::Fixed(step * 1e6, 1)});
+  results.Row({"raw gRPC round trip of 0 bytes",
+               tf::bench::Fixed(round_trip * 1e6, 1)});
   raw_server->Shutdown();
-  return 0;
+  return results.Finish();
 }

@@ -18,6 +18,9 @@
 // async 1's is the token barrier's cost per step (the worker waits while the
 // chief's update runs and its token comes back).
 //
+// The tables are printed, and written to $MINITF_RESULTS_DIR/sync_bench.md
+// when that is set (benchmarks/tensor/results.h): chapter 7 includes them.
+//
 //   sync_bench [--steps=20] [--batch=1024] [--hidden=1024] [--runs=1]
 #include <minitf/minitf.h>
 #include <unistd.h>
@@ -34,6 +37,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
+#include "results.h"
 
 namespace tf = minitf;
 
@@ -283,12 +287,15 @@ int main(int argc, char** argv) {
     std::_Exit(0);
   }
 
-  std::printf(
-      "MLP 784-%d-10, batch %d per worker, %d timed steps, one "
-      "intra-op thread per server; examples/s (step ms)\n",
-      config.hidden, config.batch, config.steps);
-  std::printf("%-4s %-8s %18s %18s %18s %8s\n", "run", "workers", "local",
-              "async", "sync", "barrier");
+  tf::bench::Results results("sync_bench", argc, argv);
+  const std::string model = "MLP 784-" + std::to_string(config.hidden) +
+                            "-10, batches of " + std::to_string(config.batch) +
+                            " per worker, " + std::to_string(config.steps) +
+                            " timed global steps";
+  results.Table("Examples/s (ms per global step): " + model,
+                {"run", "workers", "plain local sessions", "async", "sync",
+                 "sync − async, ms"});
+  std::vector<std::vector<std::string>> speedups;
   for (int run = 1; run <= runs; ++run) {
     Result r[2][3];  // [workers - 1][local, async, sync]
     for (int workers : {1, 2}) {
@@ -301,18 +308,30 @@ int main(int argc, char** argv) {
       }
     }
     for (int w : {0, 1}) {
-      std::printf("%-4d %-8d", run, w + 1);
+      std::vector<std::string> row = {std::to_string(run),
+                                      std::to_string(w + 1)};
       for (const Result& x : r[w]) {
-        std::printf(" %9.0f (%5.1f)", x.examples_per_second, x.step_ms);
+        row.push_back(tf::bench::Fixed(x.examples_per_second, 0) + " (" +
+                      tf::bench::Fixed(x.step_ms, 1) + ")");
       }
-      std::printf(" %6.1fms\n", r[w][2].step_ms - r[w][1].step_ms);
+      row.push_back(tf::bench::Fixed(r[w][2].step_ms - r[w][1].step_ms, 1));
+      results.Row(row);
     }
-    std::printf("%-4d %-8s", run, "2 / 1");
+    std::vector<std::string> speedup = {std::to_string(run)};
     for (int k : {0, 1, 2}) {
-      std::printf(" %18.2f",
-                  r[1][k].examples_per_second / r[0][k].examples_per_second);
+      speedup.push_back(tf::bench::Fixed(
+          r[1][k].examples_per_second / r[0][k].examples_per_second, 2));
     }
-    std::printf("\n");
+    speedups.push_back(speedup);
   }
-  return 0;
+  results.Note(
+      "Each configuration in a fresh process: a ps and the workers as "
+      "in-process servers on loopback, one intra-op thread each. Plain "
+      "local sessions: the same model in one local session per worker, "
+      "each on a thread of its own, no cluster. In sync runs a global step "
+      "averages one batch per worker.");
+  results.Table("What the second worker adds (examples/s, 2 workers / 1)",
+                {"run", "plain local sessions", "async", "sync"});
+  for (auto& row : speedups) results.Row(row);
+  return results.Finish();
 }

@@ -7,6 +7,9 @@
 // the single-machine program: the cluster's run is not repeatable, this one
 // is, so it separates the cost of staleness from the noise of a run.
 //
+// The table is printed, and written to $MINITF_RESULTS_DIR/stale_gradients.md
+// when that is set (benchmarks/tensor/results.h): chapter 7 includes it.
+//
 //   stale_gradients [--seeds=4] [--max_staleness=2] [--learning_rate=0.1]
 #include <minitf/minitf.h>
 
@@ -15,6 +18,8 @@
 #include <deque>
 #include <string>
 #include <vector>
+
+#include "results.h"
 
 namespace tf = minitf;
 
@@ -98,21 +103,33 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "--seeds must be >= 1 and --max_staleness >= 0\n");
     return 2;
   }
-  std::printf("Test accuracy after 1000 updates, learning rate %g\n",
-              learning_rate);
+  tf::bench::Results results("stale_gradients", argc, argv);
+  results.Table(
+      "Test accuracy after 1000 updates, each gradient applied "
+      "`staleness` updates late (learning rate " +
+          tf::bench::Fixed(learning_rate, 2) + ")",
+      {"staleness",
+       "one run per pair of shuffles, seeds 1 to " + std::to_string(seeds),
+       "mean"});
   for (int staleness = 0; staleness <= max_staleness; ++staleness) {
     double sum = 0;
-    std::printf("staleness %d:", staleness);
+    std::string accuracies;
     for (int seed = 1; seed <= seeds; ++seed) {
       const float accuracy =
           TrainWithStaleness(staleness, seed, 1000, learning_rate);
       sum += accuracy;
-      std::printf(" %.4f", accuracy);
-      std::fflush(stdout);
+      accuracies += (seed > 1 ? " " : "") + tf::bench::Fixed(accuracy, 4);
     }
-    std::printf("   mean %.4f\n", sum / seeds);
+    // Progress while the rest trains; the table comes at the end.
+    std::fprintf(stderr, "staleness %d: %s\n", staleness, accuracies.c_str());
+    results.Row({std::to_string(staleness), accuracies,
+                 tf::bench::Fixed(sum / seeds, 4)});
   }
-  return 0;
+  results.Note(
+      "Deterministic on one machine: run again with the same flags, the "
+      "program prints the same figures (another CPU may round a few "
+      "predictions differently).");
+  return results.Finish();
 } catch (const tf::errors::OpError& e) {
   std::fprintf(stderr, "%s\n", e.status().ToString().c_str());
   return 1;
