@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_check.h"
+
 namespace tf = minitf;
 
 namespace {
@@ -46,18 +48,14 @@ Model BuildModel() {
   return m;
 }
 
-// N of a checkpoint prefix ".../model.ckpt-N".
-int64_t StepOf(const std::string& prefix) {
-  return std::stoll(prefix.substr(prefix.rfind('-') + 1));
-}
-
 int Save(const std::string& dir) {
   Model m = BuildModel();
   tf::Session sess;
   sess.run(tf::global_variables_initializer());
   tf::train::Saver saver;
   int64_t step = 0;
-  if (auto latest = tf::train::latest_checkpoint(dir)) step = StepOf(*latest);
+  if (auto latest = tf::train::latest_checkpoint(dir))
+    step = tf::testing::CheckpointStep(*latest);
   tf::Tensor value(tf::DT_FLOAT, tf::TensorShape({kElements}));
   for (;;) {
     ++step;
@@ -72,31 +70,7 @@ int Save(const std::string& dir) {
 int Check(const std::string& dir) {
   Model m = BuildModel();
   tf::train::Saver saver;
-  const auto state = tf::train::get_checkpoint_state(dir);
-  if (!state) {
-    std::cout << "no checkpoint file in " << dir << "\n";
-    return 1;
-  }
-  for (const std::string& path : state->all_model_checkpoint_paths) {
-    const std::string prefix = dir + "/" + path;
-    tf::Session sess;
-    saver.restore(sess, prefix);
-    const float want = static_cast<float>(StepOf(prefix));
-    for (const tf::Variable& v : m.vars) {
-      const tf::Tensor got = sess.run(v);
-      const auto flat = got.flat<float>();
-      for (int64_t i = 0; i < flat.size(); ++i) {
-        if (flat(i) != want) {
-          std::cout << prefix << ": " << v.name() << "[" << i << "] is "
-                    << flat(i) << ", not " << want << "\n";
-          return 1;
-        }
-      }
-    }
-  }
-  std::cout << "checked " << state->all_model_checkpoint_paths.size()
-            << " checkpoints, newest " << state->model_checkpoint_path << "\n";
-  return 0;
+  return tf::testing::CheckEveryNamedCheckpoint(dir, m.vars, saver);
 }
 
 }  // namespace

@@ -39,8 +39,9 @@ for round in $(seq 1 "$rounds"); do
   sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   kill -9 $pid 2>/dev/null || true
   wait $pid 2>/dev/null || true
-  if ! checked=$("$helper" check "$dir"); then
+  if ! checked=$("$helper" check "$dir" 2>"$dir/check.err"); then
     echo "FAIL round $round (killed after $delay_ms ms): $checked"
+    cat "$dir/check.err"
     ls -l "$dir"; cat "$dir/checkpoint" 2>/dev/null || true
     exit 1
   fi
