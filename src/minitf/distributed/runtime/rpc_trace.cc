@@ -11,7 +11,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "minitf/distributed/runtime/worker_cache.h"
+#include "minitf/distributed/runtime/task_name.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {

@@ -25,22 +25,15 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "minitf/distributed/runtime/cluster_spec.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/task_name.h"
 #include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/tensor/status.h"
 
 namespace minitf {
-
-/// "/job:ps/replica:0/task:0".
-std::string TaskName(std::string_view job, int task_index);
-/// The task part of a full device name: "/job:ps/replica:0/task:0" for
-/// "/job:ps/replica:0/task:0/device:CPU:0"; InvalidArgument when the name
-/// has no job or task.
-StatusOr<std::string> TaskOfDevice(std::string_view device_name);
 
 /// The workers of a cluster's tasks.
 /// Invariants: one channel per task, made on first use and kept; one
