@@ -252,7 +252,8 @@ endfunction()
 # minitf_exercise(<name> SOURCE <file.cc> TEST <test.cc> LIBS ...
 #                 [PIECE <register.cc>... SEED <program> [SEED_ARGS ...]
 #                  [SEED_LINES <regex>] [SEED_DROP <regex>] [SEED_TOLERANCE <t>]
-#                  [SEED_TITLE <text>] [SEED_SKIP <regex>]]):
+#                  [SEED_TITLE <text>] [SEED_SKIP <regex>]
+#                  [SEED_RUNNER <command>...]]):
 # one exercise, called from its folder exercises/NN-chapter/<name>/. The
 # learner edits <name>/<file.cc>; the reference is <name>/solution/<file.cc>.
 # MINITF_EXERCISES picks which one is compiled; the test is the same either way.
@@ -270,11 +271,14 @@ endfunction()
 #                           SEED_DROP, a timing) agree, numbers within
 #                           SEED_TOLERANCE (tools/learn.py compare); skipped
 #                           when the reference prints SEED_SKIP (data missing);
+#                           SEED_RUNNER, when given, is the command that runs
+#                           each program, named after it (seed 003's cluster:
+#                           scripts/cluster.sh starts its processes);
 # and exercise_seeds/<name>.txt in the build folder, which tells
 # `tools/learn.py run` what to build and run.
 function(minitf_exercise name)
   cmake_parse_arguments(ARG "" "SOURCE;TEST;SEED;SEED_LINES;SEED_TOLERANCE;SEED_TITLE;SEED_SKIP;SEED_DROP"
-                        "LIBS;PIECE;SEED_ARGS" ${ARGN})
+                        "LIBS;PIECE;SEED_ARGS;SEED_RUNNER" ${ARGN})
   # tools/learn.py finds exercises by folder and builds exercise_<folder>.
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   if(NOT name STREQUAL folder)
@@ -315,7 +319,7 @@ function(minitf_exercise name)
     message(FATAL_ERROR "minitf_exercise(${name}): PIECE needs SEED, the seed program to run")
   endif()
   list(TRANSFORM ARG_PIECE PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/")
-  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP SEED_DROP LIBS)
+  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP SEED_DROP SEED_RUNNER LIBS)
     set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_${key} "${ARG_${key}}")
   endforeach()
   set_property(GLOBAL PROPERTY MINITF_PIECE_${name}_IMPL "${impl}")
@@ -333,7 +337,7 @@ endfunction()
 # The piece of exercise <name> and its seed program (see minitf_exercise),
 # from what minitf_exercise stored in global properties.
 function(_minitf_exercise_piece name)
-  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP SEED_DROP LIBS
+  foreach(key IN ITEMS PIECE SEED SEED_ARGS SEED_LINES SEED_TOLERANCE SEED_TITLE SEED_SKIP SEED_DROP SEED_RUNNER LIBS
                        IMPL INCLUDES LABEL DIR)
     get_property(ARG_${key} GLOBAL PROPERTY MINITF_PIECE_${name}_${key})
   endforeach()
@@ -388,6 +392,9 @@ function(_minitf_exercise_piece name)
   if(ARG_SEED_DROP)
     string(APPEND content "drop=${ARG_SEED_DROP}\n")
   endif()
+  foreach(word ${ARG_SEED_RUNNER})
+    string(APPEND content "runner=${word}\n")
+  endforeach()
   foreach(arg ${ARG_SEED_ARGS})
     string(APPEND content "arg=${arg}\n")
   endforeach()

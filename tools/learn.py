@@ -530,14 +530,17 @@ SKIPPED = 77  # CTest's SKIP_RETURN_CODE for exercise_seed.<name>
 def read_manifest(path):
     """The seed program of an engine-building exercise, as cmake/Course.cmake
     writes it (build/.../exercise_seeds/<name>.txt): a dict of its keys, with
-    'args' the list of the program's arguments and 'tolerance' a float."""
-    seed = {"args": []}
+    'args' the list of the program's arguments, 'runner' the command that
+    runs it, named before it ([] for none), and 'tolerance' a float."""
+    seed = {"args": [], "runner": []}
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         key, sep, value = line.partition("=")
         if not sep:
             continue
         if key == "arg":
             seed["args"].append(value)
+        elif key == "runner":
+            seed["runner"].append(value)
         else:
             seed[key] = value
     seed["tolerance"] = float(seed.get("tolerance") or 0)
@@ -613,7 +616,8 @@ def run_seeds(seed, workdir, seconds=SEED_SECONDS):
         cwd = Path(workdir) / who
         shutil.rmtree(str(cwd), ignore_errors=True)
         cwd.mkdir(parents=True)
-        procs[who] = subprocess.Popen([seed[who]] + seed["args"], cwd=str(cwd),
+        command = seed.get("runner", []) + [seed[who]] + seed["args"]
+        procs[who] = subprocess.Popen(command, cwd=str(cwd),
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                       universal_newlines=True, errors="replace",
                                       start_new_session=True)

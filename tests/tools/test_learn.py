@@ -616,6 +616,18 @@ class SeedCompareTest(TempRepoTest):
         self.assertEqual(results["reference"], (0, "accuracy= 0.5 in reference\n"))
         self.assertTrue((self.root / "runs" / "yours" / "f").is_file())
 
+    def test_a_runner_runs_each_program_named_after_it(self):
+        path = self.root / "m.txt"
+        path.write_text("runner=sh\nrunner=-c\nrunner=echo \"accuracy= $2 by $1\"\n"
+                        "runner=cluster\narg=0.5\n")
+        manifest = learn.read_manifest(path)
+        self.assertEqual(manifest["runner"], ["sh", "-c", 'echo "accuracy= $2 by $1"', "cluster"])
+        seed = dict(self.SEED, runner=manifest["runner"], yours="mine", reference="theirs",
+                    args=manifest["args"])
+        results = learn.run_seeds(seed, self.root / "runs")
+        self.assertEqual(results["yours"], (0, "accuracy= 0.5 by mine\n"))
+        self.assertEqual(results["reference"], (0, "accuracy= 0.5 by theirs\n"))
+
     def test_a_program_that_never_ends_is_stopped(self):
         script = self.root / "hang.sh"
         script.write_text("#!/bin/sh\necho started\nexec sleep 60\n")
@@ -634,10 +646,10 @@ class SeedCompareTest(TempRepoTest):
                 self.assertIn("PIECE register_piece.cc", cmake, ex.name)
                 self.assertIn("SEED ", cmake, ex.name)
 
-    def test_the_course_has_engine_pieces_in_chapters_1_to_4_and_6(self):
+    def test_the_course_has_engine_pieces_in_chapters_1_to_4_6_and_7(self):
         chapters = {ex.chapter_number for ex in learn.discover(REPO)
                     if (ex.folder / "register_piece.cc").is_file()}
-        self.assertLessEqual({1, 2, 3, 4, 6}, chapters)
+        self.assertLessEqual({1, 2, 3, 4, 6, 7}, chapters)
 
 
 def have_tools(*tools):

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "minitf/device/async_op_kernel.h"
+#include "minitf/distributed/training/stale_gradient_override.h"
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/op_def.h"
 #include "minitf/graph/ops/array_ops.h"
@@ -269,7 +270,30 @@ std::string PythonShape(const TensorShape& shape) {
   return s.str();
 }
 
+// The exercise's rule while one is set (stale_gradient_override.h).
+StaleGradientRule& StaleGradientRuleOverride() {
+  static StaleGradientRule rule;
+  return rule;
+}
+
+// A gradient computed before the last update is stale: local_step below the
+// accumulator's global step.
+bool GradientIsStale(int64_t local_step, int64_t global_step) {
+  if (const StaleGradientRule& rule = StaleGradientRuleOverride()) {
+    return rule(local_step, global_step);
+  }
+  return local_step < global_step;
+}
+
 }  // namespace
+
+void OverrideStaleGradientRuleForExercise(StaleGradientRule rule) {
+  StaleGradientRuleOverride() = std::move(rule);
+}
+
+void RemoveStaleGradientRuleOverrideForExercise() {
+  StaleGradientRuleOverride() = nullptr;
+}
 
 // --8<-- [start:apply_grad]
 Status AccumulatorResource::ApplyGrad(int64_t local_step, const Tensor& grad) {
@@ -277,7 +301,7 @@ Status AccumulatorResource::ApplyGrad(int64_t local_step, const Tensor& grad) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     // A gradient computed before the last update is dropped, silently.
-    if (local_step < global_step_) return Status::OK();
+    if (GradientIsStale(local_step, global_step_)) return Status::OK();
     const TensorShape& expected = count_ > 0 ? sum_.shape() : shape_;
     if (!expected.IsCompatibleWith(grad.shape())) {
       return errors::InvalidArgument("Shape mismatch: expected ",
