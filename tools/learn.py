@@ -607,30 +607,41 @@ def last_figures(yours, reference):
 
 
 def run_seeds(seed, workdir, seconds=SEED_SECONDS):
-    """Runs your build of the seed and the reference at the same time, each
-    in a fresh folder under `workdir` (a seed may write checkpoints or logs),
-    stopping either after `seconds`. Returns {"yours"|"reference":
-    (exit status or None when stopped, output)}."""
-    procs = {}
-    for who in ("yours", "reference"):
+    """Runs your build of the seed and the reference, each in a fresh folder
+    under `workdir` (a seed may write checkpoints or logs), stopping either
+    after `seconds`. Two plain programs run at the same time; a seed started
+    through a runner (a cluster of processes, whose ports are picked free
+    when it starts) runs one after the other, so the two clusters cannot pick
+    the same port. Returns {"yours"|"reference": (exit status or None when
+    stopped, output)}."""
+    def start(who):
         cwd = Path(workdir) / who
         shutil.rmtree(str(cwd), ignore_errors=True)
         cwd.mkdir(parents=True)
         command = seed.get("runner", []) + [seed[who]] + seed["args"]
-        procs[who] = subprocess.Popen(command, cwd=str(cwd),
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                      universal_newlines=True, errors="replace",
-                                      start_new_session=True)
-    deadline = time.monotonic() + seconds
-    results = {}
-    for who, proc in procs.items():
+        return subprocess.Popen(command, cwd=str(cwd),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                universal_newlines=True, errors="replace",
+                                start_new_session=True)
+
+    def finish(proc, deadline):
         try:
             out, _ = proc.communicate(timeout=max(0.1, deadline - time.monotonic()))
-            results[who] = (proc.returncode, out)
+            return (proc.returncode, out)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
-            results[who] = (None, out or "")
+            return (None, out or "")
+
+    results = {}
+    if seed.get("runner"):
+        for who in ("yours", "reference"):
+            results[who] = finish(start(who), time.monotonic() + seconds)
+        return results
+    procs = {who: start(who) for who in ("yours", "reference")}
+    deadline = time.monotonic() + seconds
+    for who, proc in procs.items():
+        results[who] = finish(proc, deadline)
     return results
 
 
