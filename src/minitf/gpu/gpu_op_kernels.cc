@@ -1,5 +1,6 @@
 // The GPU kernels of the graph's ops: each queues this chapter's CUDA
-// kernels (gpu_ops.h) on the compute stream of the GPU it runs on.
+// kernels (gpu_ops.h) on the compute stream of the GPU it runs on. Their
+// base, GpuOpKernel, is in gpu_op_kernel.h.
 //
 // A kernel registered here for "GPU" takes the place of chapter 4's alias
 // to the CPU kernel (virtual_gpu_kernels.cc), for every GPU device: real
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "minitf/gpu/gpu_device.h"
+#include "minitf/gpu/gpu_op_kernel.h"
 #include "minitf/gpu/gpu_ops.h"
 #include "minitf/gpu/host_memory.h"
 #include "minitf/graph/kernel.h"
@@ -28,70 +30,6 @@
 
 namespace minitf::gpu {
 namespace {
-
-// --8<-- [start:gpu_op_kernel]
-/// The base of this file's kernels: ComputeOnGpu queues the work.
-class GpuOpKernel : public OpKernel {
- public:
-  GpuOpKernel(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
-      : OpKernel(c),
-        cpu_(std::move(cpu)),
-        int32_data_(HasInt32Data(c.node())),
-        inputs_on_host_(InputsKeptOnHost(c.node())) {}
-
-  Status Compute(OpKernelContext* ctx) final {
-    auto* gpu = dynamic_cast<GpuDeviceContext*>(ctx->op_device_context());
-    if (gpu == nullptr) return cpu_->Compute(ctx);  // chapter 4's virtual GPU
-    // Where the CPU cannot read the GPU's memory, int32 lies on the host
-    // (host_memory.h): a node computing on int32 runs the CPU's kernel
-    // there, as TensorFlow's int32 "GPU" kernels do, when it reads nothing
-    // else.
-    if (int32_data_ && !ctx->allocator()->HostAccessible()) {
-      if (inputs_on_host_) return ComputeOnHost(*cpu_, ctx);
-      return errors::Unimplemented(
-          "No GPU kernel for '", type_string(), "' (node ", name(),
-          ") with int32 data and inputs in the GPU's memory: minitf keeps a "
-          "GPU's int32 tensors in host memory, as TensorFlow does");
-    }
-    TF_RETURN_IF_ERROR(ComputeOnGpu(ctx, gpu->compute()));
-    return gpu->KernelQueued();
-  }
-
- protected:
-  virtual Status ComputeOnGpu(OpKernelContext* ctx,
-                              const GpuStreamContext& gpu) = 0;
-
- private:
-  // True when a dtype attr of the node's data (not of its indices) is int32.
-  static bool HasInt32Data(const Node& node) {
-    for (const char* attr : {"T", "SrcT", "DstT", "output_type"}) {
-      StatusOr<DType> dtype = GetAttr<DType>(node.attrs(), attr);
-      if (dtype.ok() && dtype.value() == DT_INT32) return true;
-    }
-    return false;
-  }
-  static bool InputsKeptOnHost(const Node& node) {
-    for (int i = 0; i < node.num_inputs(); ++i) {
-      if (!KeptInHostMemory(node.input_type(i))) return false;
-    }
-    return true;
-  }
-
-  const std::unique_ptr<OpKernel> cpu_;
-  const bool int32_data_;
-  const bool inputs_on_host_;
-};
-
-/// Makes kernel K for a node, with the CPU kernel of the same node beside
-/// it for chapter 4's virtual GPUs.
-template <class K>
-StatusOr<std::unique_ptr<OpKernel>> MakeGpuKernel(
-    const OpKernelConstruction& c) {
-  TF_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> cpu,
-                      KernelRegistry::Global()->CreateKernel(c.node(), "CPU"));
-  return std::unique_ptr<OpKernel>(new K(c, std::move(cpu)));
-}
-// --8<-- [end:gpu_op_kernel]
 
 // `t` where the CPU can read it: itself, or a copy of a tensor in the GPU's
 // memory, made once the kernels queued before have written it.
