@@ -11,11 +11,13 @@
 //                                  `checkpoint` file names and checks that
 //                                  every element is its N
 //
-// Eight variables of 1,048,576 floats: 32 MiB a checkpoint.
+// Four variables of 1,048,576 floats: 16 MiB a checkpoint; the chief keeps
+// two checkpoints, the newest and the one before it.
 #include <minitf/minitf.h>
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,7 @@ namespace tf = minitf;
 
 namespace {
 
-constexpr int kVariables = 8;
+constexpr int kVariables = 4;
 constexpr int64_t kElements = int64_t{1} << 20;
 
 struct Model {
@@ -42,7 +44,7 @@ Model BuildModel() {
       tf::fill({kElements}, tf::Tensor(0.f)) + tf::cast(step, tf::float32);
   std::vector<tf::Operation> fills;
   for (int i = 0; i < kVariables; ++i) {
-    std::string name = "v";  // v0 ... v7
+    std::string name = "v";  // v0 ... v3
     name.push_back(static_cast<char>('0' + i));
     m.vars.emplace_back(tf::zeros({kElements}), name);
     fills.push_back(m.vars.back().assign(value).op());
@@ -53,11 +55,16 @@ Model BuildModel() {
 
 int Save(const std::string& dir) {
   Model m = BuildModel();
-  auto sess = tf::train::MonitoredTrainingSession({.is_chief = true,
-                                                   .checkpoint_dir = dir,
-                                                   .save_summaries_steps = 0,
-                                                   .log_step_count_steps = 0,
-                                                   .save_checkpoint_steps = 1});
+  tf::train::Scaffold::Options scaffold;
+  scaffold.saver =
+      std::make_shared<tf::train::Saver>(tf::global_variables(), 2);
+  auto sess = tf::train::MonitoredTrainingSession(
+      {.is_chief = true,
+       .checkpoint_dir = dir,
+       .scaffold = std::make_shared<tf::train::Scaffold>(scaffold),
+       .save_summaries_steps = 0,
+       .log_step_count_steps = 0,
+       .save_checkpoint_steps = 1});
   for (;;) {
     sess->run({m.train_op});
     const tf::Tensor step = sess->run({*tf::train::get_global_step()})[0];

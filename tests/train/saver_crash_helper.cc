@@ -10,7 +10,7 @@
 //                                  session each, and checks that every
 //                                  element of every variable is its N
 //
-// The model is eight variables of 1,048,576 floats (32 MiB a checkpoint),
+// The model is four variables of 1,048,576 floats (16 MiB a checkpoint),
 // so that a save takes long enough to be killed in the middle. check exits
 // 0 and prints "checked K checkpoints, newest N"; 1 and what was wrong when a
 // checkpoint named is missing, does not restore, or holds mixed values.
@@ -27,7 +27,7 @@ namespace tf = minitf;
 
 namespace {
 
-constexpr int kVariables = 8;
+constexpr int kVariables = 4;
 constexpr int64_t kElements = int64_t{1} << 20;
 
 struct Model {
@@ -40,7 +40,7 @@ Model BuildModel() {
   Model m;
   m.fill_value = tf::placeholder(tf::float32, {kElements}, "fill_value");
   for (int i = 0; i < kVariables; ++i) {
-    std::string name = "v";  // v0 ... v7
+    std::string name = "v";  // v0 ... v3
     name.push_back(static_cast<char>('0' + i));
     m.vars.emplace_back(tf::zeros({kElements}), name);
     m.fills.push_back(m.vars.back().assign(m.fill_value));
@@ -52,7 +52,8 @@ int Save(const std::string& dir) {
   Model m = BuildModel();
   tf::Session sess;
   sess.run(tf::global_variables_initializer());
-  tf::train::Saver saver;
+  // Two checkpoints kept: the newest and the one before it.
+  tf::train::Saver saver(tf::global_variables(), /*max_to_keep=*/2);
   int64_t step = 0;
   if (auto latest = tf::train::latest_checkpoint(dir))
     step = tf::testing::CheckpointStep(*latest);
