@@ -225,8 +225,11 @@ function(minitf_test name)
   if(properties)
     list(PREPEND properties PROPERTIES)
   endif()
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST TEST_PREFIX "${ARG_PREFIX}"
-                       ${properties})
+  # DISCOVERY_TIMEOUT: the first start of a binary linked with the CUDA
+  # libraries reads hundreds of megabytes from a cold disk; five seconds, the
+  # default, is not always enough on a small machine.
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120
+                       TEST_PREFIX "${ARG_PREFIX}" ${properties})
 endfunction()
 
 # minitf_program(<name> SOURCES ... LIBS ...): one of a chapter's programs.

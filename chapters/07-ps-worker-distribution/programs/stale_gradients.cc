@@ -118,7 +118,8 @@ int main(int argc, char** argv) try {
       const float accuracy =
           TrainWithStaleness(staleness, seed, 1000, learning_rate);
       sum += accuracy;
-      accuracies += (seed > 1 ? " " : "") + tf::bench::Fixed(accuracy, 4);
+      if (seed > 1) accuracies += ' ';
+      accuracies += tf::bench::Fixed(accuracy, 4);
     }
     // Progress while the rest trains; the table comes at the end.
     std::fprintf(stderr, "staleness %d: %s\n", staleness, accuracies.c_str());
