@@ -80,10 +80,11 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Create(
   server->master_ = std::make_unique<Master>(
       task, server->devices_.get(), server->worker_cache_.get(),
       MasterOptions{options.still_waiting_interval, options.log_stream});
-  server->worker_service_ =
-      std::make_unique<WorkerServiceImpl>(server->worker_.get());
-  server->master_service_ =
-      std::make_unique<MasterServiceImpl>(server->master_.get());
+  server->call_watch_ = std::make_unique<CallWatch>();
+  server->worker_service_ = std::make_unique<WorkerServiceImpl>(
+      server->worker_.get(), server->call_watch_.get());
+  server->master_service_ = std::make_unique<MasterServiceImpl>(
+      server->master_.get(), server->call_watch_.get());
   return server;
 }
 

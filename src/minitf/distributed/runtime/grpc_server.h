@@ -46,6 +46,7 @@ class Server;
 
 namespace minitf {
 
+class CallWatch;
 class Master;
 class MasterServiceImpl;
 class Worker;
@@ -132,6 +133,8 @@ class GrpcServer {
   std::unique_ptr<WorkerCache> worker_cache_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<Master> master_;
+  // Ends the steps whose callers went away (call_watch.h).
+  std::unique_ptr<CallWatch> call_watch_;
   std::unique_ptr<WorkerServiceImpl> worker_service_;
   std::unique_ptr<MasterServiceImpl> master_service_;
   // The master's entry in the process's table of local masters, while the

@@ -111,10 +111,10 @@ Status Master::ExtendSession(const proto::ExtendSessionRequest& request,
 }
 
 Status Master::RunStep(const proto::RunStepRequest& request,
-                       proto::RunStepResponse* response) {
+                       proto::RunStepResponse* response, CallOptions* caller) {
   TF_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
                       FindSession(request.session_handle()));
-  return session->Run(request, response);
+  return session->Run(request, response, caller);
 }
 
 Status Master::CloseSession(const proto::CloseSessionRequest& request) {

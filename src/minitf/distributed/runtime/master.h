@@ -61,8 +61,11 @@ class Master {
                        proto::CreateSessionResponse* response);
   Status ExtendSession(const proto::ExtendSessionRequest& request,
                        proto::ExtendSessionResponse* response);
+  /// A cancellation of `caller` (when given) ends the step, as the
+  /// session's Close does: the client went away.
   Status RunStep(const proto::RunStepRequest& request,
-                 proto::RunStepResponse* response);
+                 proto::RunStepResponse* response,
+                 CallOptions* caller = nullptr);
   Status CloseSession(const proto::CloseSessionRequest& request);
   /// The cluster's devices: this task's as local_device, those of the other
   /// tasks that answer within 5 s as remote_device.

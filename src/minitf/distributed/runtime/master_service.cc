@@ -16,10 +16,12 @@ grpc::Status MasterServiceImpl::ExtendSession(
   return ToGrpcStatus(master_->ExtendSession(*request, response));
 }
 
-grpc::Status MasterServiceImpl::RunStep(grpc::ServerContext*,
+grpc::Status MasterServiceImpl::RunStep(grpc::ServerContext* context,
                                         const proto::RunStepRequest* request,
                                         proto::RunStepResponse* response) {
-  return ToGrpcStatus(master_->RunStep(*request, response));
+  CallOptions caller;
+  CallWatch::Scope watched = watch_->Watch(context, &caller);
+  return ToGrpcStatus(master_->RunStep(*request, response, &caller));
 }
 
 grpc::Status MasterServiceImpl::CloseSession(

@@ -5,13 +5,18 @@
 // Each method turns the call into the Master's and its Status into gRPC's,
 // code for code.
 //
-//   MasterServiceImpl service(&master);
+// RunStep, which waits for the step, is watched while it runs
+// (call_watch.h): when the client goes away, the step ends.
+//
+//   CallWatch watch;
+//   MasterServiceImpl service(&master, &watch);
 //   grpc::ServerBuilder builder;
 //   builder.RegisterService(&service);
 #pragma once
 
 #include <grpcpp/grpcpp.h>
 
+#include "minitf/distributed/runtime/call_watch.h"
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
 
@@ -21,8 +26,9 @@ namespace minitf {
 /// Thread safety: as the Master's.
 class MasterServiceImpl final : public tensorflow::MasterService::Service {
  public:
-  /// `master` (not owned) must outlive the service.
-  explicit MasterServiceImpl(Master* master) : master_(master) {}
+  /// `master` and `watch` (not owned) must outlive the service.
+  MasterServiceImpl(Master* master, CallWatch* watch)
+      : master_(master), watch_(watch) {}
 
   grpc::Status CreateSession(grpc::ServerContext* context,
                              const proto::CreateSessionRequest* request,
@@ -30,6 +36,7 @@ class MasterServiceImpl final : public tensorflow::MasterService::Service {
   grpc::Status ExtendSession(grpc::ServerContext* context,
                              const proto::ExtendSessionRequest* request,
                              proto::ExtendSessionResponse* response) override;
+  /// Cancelled, and the step ended, when the client goes away first.
   grpc::Status RunStep(grpc::ServerContext* context,
                        const proto::RunStepRequest* request,
                        proto::RunStepResponse* response) override;
@@ -45,6 +52,7 @@ class MasterServiceImpl final : public tensorflow::MasterService::Service {
 
  private:
   Master* master_;
+  CallWatch* watch_;
 };
 
 }  // namespace minitf

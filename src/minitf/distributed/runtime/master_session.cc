@@ -506,7 +506,8 @@ void MasterSession::DeregisterUnawaited(const std::string& task,
 // --8<-- [start:run]
 // --8<-- [start:run_step]
 Status MasterSession::Run(const proto::RunStepRequest& request,
-                          proto::RunStepResponse* response) {
+                          proto::RunStepResponse* response,
+                          CallOptions* caller) {
   // Close waits until the step is over (running_), its plan's creation
   // included, and cancels its calls while they run.
   Counted counted(this);
@@ -525,7 +526,7 @@ Status MasterSession::Run(const proto::RunStepRequest& request,
           step.register_parts, [&] { return CreatePlan(step); }));
   // 2. Every task runs its part, all at once, sharing the step id.
   TF_ASSIGN_OR_RETURN(RunGraphCalls calls, PrepareParts(*plan, step_id, step));
-  TF_RETURN_IF_ERROR(RunParts(*plan, step_id, calls));
+  TF_RETURN_IF_ERROR(RunParts(*plan, step_id, calls, caller));
   // 3. The fetched values, from the client task's answer.
   return CollectFetches(*plan, calls, step, response);
 }
@@ -591,7 +592,7 @@ StatusOr<MasterSession::RunGraphCalls> MasterSession::PrepareParts(
 
 // --8<-- [start:run_parts]
 Status MasterSession::RunParts(const Plan& plan, int64_t step_id,
-                               RunGraphCalls& calls) {
+                               RunGraphCalls& calls, CallOptions* caller) {
   // At the first error the step is over: CleanupGraph on every task ends
   // what still waits there for a value that will never come. When every
   // part has answered, the same calls end the step.
@@ -607,7 +608,14 @@ Status MasterSession::RunParts(const Plan& plan, int64_t step_id,
   {
     Cancellable cancellable(this);  // Close cancels the calls
     TF_RETURN_IF_ERROR(cancellable.Add(calls));
+    // A client that goes away cancels them too.
+    if (caller != nullptr) {
+      caller->SetCancelCallback([&calls] {
+        for (const auto& call : calls) call->opts.StartCancel();
+      });
+    }
     statuses = CallAll(calls, &WorkerInterface::RunGraphAsync, options);
+    if (caller != nullptr) caller->ClearCancelCallback();
   }
   end_step();
   Status step_status = StepError(statuses);

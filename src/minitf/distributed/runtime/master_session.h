@@ -78,8 +78,10 @@ class MasterSession {
   /// another run of the signature does not within that time ("Timed out
   /// after <n> ms waiting for another run to register the same fetches,
   /// feeds and targets").
+  /// A cancellation of `caller` (when given) while the parts run cancels
+  /// them, as Close does, and the step fails with Cancelled.
   Status Run(const proto::RunStepRequest& request,
-             proto::RunStepResponse* response);
+             proto::RunStepResponse* response, CallOptions* caller = nullptr);
   /// Cancels the steps running now: their RunGraph and RegisterGraph calls
   /// to other tasks are cancelled and their parts on this task's worker
   /// cleaned up, and each fails with Cancelled, in TensorFlow's words (the
@@ -159,7 +161,8 @@ class MasterSession {
   // Sends every call of `calls` at once and waits for all of them; the
   // first error ends the step on every task. The step's error, in
   // TensorFlow's choice (StepError), or Cancelled when Close came first.
-  Status RunParts(const Plan& plan, int64_t step_id, RunGraphCalls& calls);
+  Status RunParts(const Plan& plan, int64_t step_id, RunGraphCalls& calls,
+                  CallOptions* caller);
   // The fetched values, from the client task's answer, in the order asked.
   Status CollectFetches(const Plan& plan, const RunGraphCalls& calls,
                         const Step& step,

@@ -179,6 +179,11 @@ Status CheckRecvKeysUnique(const proto::RunGraphRequest& request) {
 // --8<-- [start:run_graph]
 Status Worker::RunGraph(const proto::RunGraphRequest& request,
                         proto::RunGraphResponse* response, int64_t timeout_ms) {
+  ++steps_running_;
+  struct Ended {
+    std::atomic<int>& running;
+    ~Ended() { --running; }
+  } ended{steps_running_};
   TF_RETURN_IF_ERROR(CheckRecvKeysUnique(request));
   TF_ASSIGN_OR_RETURN(std::shared_ptr<const Item> item,
                       FindGraph(request.graph_handle()));

@@ -26,6 +26,7 @@
 //   TF_RETURN_IF_ERROR(worker.RegisterGraph(request, &registered));
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -154,6 +155,9 @@ class Worker final : public WorkerInterface {
   /// The variables of `device`, a device of this task.
   ResourceMgr* resource_manager(const Device* device) const;
   const std::string& task() const { return task_; }
+  /// How many RunGraph calls are running now: what a health check reads,
+  /// and what shows that a step whose caller went away has ended.
+  int steps_running() const { return steps_running_.load(); }
 
  private:
   struct Item;
@@ -174,6 +178,7 @@ class Worker final : public WorkerInterface {
   std::map<const Device*, std::unique_ptr<ResourceMgr>> resource_mgrs_;
   std::unique_ptr<Eigen::ThreadPool> pool_;
   RendezvousMgr rendezvous_;
+  std::atomic<int> steps_running_{0};
 
   mutable std::mutex mu_;
   std::set<std::string> sessions_;                             // guarded by mu_

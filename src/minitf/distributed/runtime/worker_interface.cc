@@ -19,10 +19,16 @@ void CallOptions::StartCancel() {
     std::lock_guard<std::mutex> lock(mu_);
     cancelled_ = true;
     cancel = cancel_;
+    if (cancel) cancelling_.push_back(std::this_thread::get_id());
   }
+  if (!cancel) return;
   // Run without the lock: a cancellation may answer the call at once, on
   // this thread, and the answer clears the callback.
-  if (cancel) cancel();
+  cancel();
+  std::lock_guard<std::mutex> lock(mu_);
+  cancelling_.erase(std::find(cancelling_.begin(), cancelling_.end(),
+                              std::this_thread::get_id()));
+  cancel_done_.notify_all();
 }
 
 void CallOptions::SetCancelCallback(std::function<void()> cancel) {
@@ -36,8 +42,14 @@ void CallOptions::SetCancelCallback(std::function<void()> cancel) {
 }
 
 void CallOptions::ClearCancelCallback() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   cancel_ = nullptr;
+  // A cancellation on this thread is the one that answered the call.
+  const std::thread::id self = std::this_thread::get_id();
+  cancel_done_.wait(lock, [&] {
+    return std::all_of(cancelling_.begin(), cancelling_.end(),
+                       [&](std::thread::id t) { return t == self; });
+  });
 }
 
 Status CallAndWait(const std::function<void(StatusCallback)>& call) {

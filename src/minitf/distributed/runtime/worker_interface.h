@@ -35,6 +35,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -42,6 +43,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>  // IWYU pragma: keep (std::thread::id)
 #include <vector>
 
 #include "minitf/distributed/runtime/proto/worker.pb.h"
@@ -78,15 +80,20 @@ class CallOptions {
   /// flight. Runs `cancel` at once when StartCancel came first.
   void SetCancelCallback(std::function<void()> cancel);
   /// For implementations: the call has answered; StartCancel does nothing
-  /// from now on.
+  /// from now on. Waits for a cancellation that runs on another thread
+  /// now, so that what the callback holds may go once this returns.
   void ClearCancelCallback();
 
  private:
   std::optional<Clock::time_point> deadline_;
   bool wait_for_ready_ = false;
   std::mutex mu_;
+  std::condition_variable cancel_done_;
   bool cancelled_ = false;        // guarded by mu_
   std::function<void()> cancel_;  // guarded by mu_
+  // The threads that run cancel_ now (Close and a caller's cancellation
+  // may at once); guarded by mu_.
+  std::vector<std::thread::id> cancelling_;
 };
 
 /// The calls of the worker service, as one task's master makes them.

@@ -37,10 +37,16 @@ grpc::Status WorkerServiceImpl::DeregisterGraph(
   return ToGrpcStatus(worker_->DeregisterGraph(*request));
 }
 
-grpc::Status WorkerServiceImpl::RunGraph(grpc::ServerContext*,
+grpc::Status WorkerServiceImpl::RunGraph(grpc::ServerContext* context,
                                          const proto::RunGraphRequest* request,
                                          proto::RunGraphResponse* response) {
-  return ToGrpcStatus(worker_->RunGraph(*request, response));
+  CallOptions opts;
+  CallWatch::Scope watched = watch_->Watch(context, &opts);
+  // The task's own Worker answers before RunGraphAsync returns.
+  Status status;
+  worker_->RunGraphAsync(&opts, request, response,
+                         [&status](const Status& s) { status = s; });
+  return ToGrpcStatus(status);
 }
 
 grpc::Status WorkerServiceImpl::CleanupGraph(

@@ -25,7 +25,11 @@
 // callback method: it returns at once and answers when the value is sent,
 // instead of holding one of gRPC's threads while it waits.
 //
-//   WorkerServiceImpl service(&worker);
+// RunGraph, which waits for its part of a step, is watched while it runs
+// (call_watch.h): when its caller goes away, the step ends.
+//
+//   CallWatch watch;
+//   WorkerServiceImpl service(&worker, &watch);
 //   grpc::ServerBuilder builder;
 //   builder.RegisterService(&service);
 #pragma once
@@ -33,6 +37,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "minitf/device/device_mgr.h"
+#include "minitf/distributed/runtime/call_watch.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/distributed/runtime/worker.h"
 
@@ -45,8 +50,9 @@ class WorkerServiceImpl final
     : public tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
           tensorflow::WorkerService::Service> {
  public:
-  /// `worker` (not owned) must outlive the service.
-  explicit WorkerServiceImpl(Worker* worker) : worker_(worker) {}
+  /// `worker` and `watch` (not owned) must outlive the service.
+  WorkerServiceImpl(Worker* worker, CallWatch* watch)
+      : worker_(worker), watch_(watch) {}
 
   /// The task's devices, in the device manager's order.
   grpc::Status GetStatus(grpc::ServerContext* context,
@@ -67,6 +73,7 @@ class WorkerServiceImpl final
       grpc::ServerContext* context,
       const proto::DeregisterGraphRequest* request,
       proto::DeregisterGraphResponse* response) override;
+  /// Cancelled, and the step ended, when the caller goes away first.
   grpc::Status RunGraph(grpc::ServerContext* context,
                         const proto::RunGraphRequest* request,
                         proto::RunGraphResponse* response) override;
@@ -86,6 +93,7 @@ class WorkerServiceImpl final
 
  private:
   Worker* worker_;
+  CallWatch* watch_;
 };
 
 }  // namespace minitf
