@@ -77,11 +77,11 @@ __attribute__((noinline)) float FmaLoop(int64_t iters) {
 // The measured peak of one core, GFLOP/s: each FMA is two operations on
 // each of a packet's lanes.
 double FmaPeakGflops(const Options& opt) {
-  const int64_t iters = opt.quick ? 2'000'000 : 20'000'000;
+  const int64_t iters = opt.quick ? 1'000'000 : 4'000'000;
   const double flops = 2.0 * 12 * gemm::Tile<float>::kPacket * iters;
   std::vector<double> gflops;
   for (int run = 0; run < opt.runs; ++run) {
-    const double s = BestSeconds(3, [&] { DoNotOptimize(FmaLoop(iters)); });
+    const double s = BestSeconds(10, [&] { DoNotOptimize(FmaLoop(iters)); });
     gflops.push_back(flops / s / 1e9);
   }
   return Median(gflops);

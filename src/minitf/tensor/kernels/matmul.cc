@@ -43,7 +43,7 @@ void MatMulKernel(const Tensor& a, const Tensor& b, bool transpose_a,
 // (n < Tile::kNr, 32 floats with AVX-512), such as a layer with 10 outputs,
 // would leave most of every tile empty; it runs as out^T = op(b)^T op(a)^T
 // instead, the same product with rows and columns swapped, where the narrow
-// side is the tile's rows (12). Inside an OpenMP parallel region the
+// side is the tile's rows (10). Inside an OpenMP parallel region the
 // product stays on the calling thread.
 template <typename T>
 Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
@@ -76,13 +76,13 @@ Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
 
 // Whether GemmMatMul wins over Eigen's expression, as cpu_gemm_bench
 // measures it on the products of chapter 3's MLP: everywhere but where
-// packing is most of the work. A depth under one tile's rows (dy W2^T,
-// k = 10) packs as many values as it multiplies; and an output narrower
+// packing is most of the work. A depth under 16 (dy W2^T, k = 10) packs
+// about as many values as it multiplies; and an output narrower
 // than a tile with a plain a (h W2, n = 10), turned around, packs h^T one
 // column of h at a time. Eigen's expression takes those two.
 template <typename T>
 bool OwnGemmWins(int64_t n, int64_t k, bool transpose_a) {
-  if (k < gemm::Tile<T>::kMr) return false;
+  if (k < 16) return false;
   return n >= gemm::Tile<T>::kNr || transpose_a;
 }
 

@@ -33,9 +33,11 @@ namespace minitf::kernels::gemm {
 // --8<-- [start:tile]
 /// The shape of the micro-kernel's tile of c, set by the vector registers:
 /// kNr is two of Eigen's packets (16 floats with AVX2, 32 with AVX-512), and
-/// kMr as many rows as leave registers for the loads: 2 kMr accumulators,
+/// kMr rows, as many as leave registers for the loads: 2 kMr accumulators,
 /// two rows of b and one broadcast value of a. With 16 registers (AVX2)
-/// that is 6 rows, with 32 (AVX-512) 12.
+/// that is 6 rows. With 32 (AVX-512) it could be 14; 10 leaves ten FMAs
+/// a row of a still, and a batch of 100 rows, the course's, is ten whole
+/// tiles where 12 would leave a third of its last tile empty.
 template <typename T>
 struct Tile {
   using Packet = typename Eigen::internal::packet_traits<T>::type;
@@ -43,11 +45,11 @@ struct Tile {
   static constexpr int kNrPackets = 2;
   static constexpr int kNr = kNrPackets * kPacket;
   static constexpr int kMr =
-      EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 12 : 6;
+      EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 10 : 6;
 };
 
 /// The block sizes: kKc steps of depth (1 KiB of each sliver row), kMc rows
-/// of a (a packed block of about 120 KiB of floats, for the 1 MiB L2 cache),
+/// of a (a packed block of 100 KiB of floats, for the 1 MiB L2 cache),
 /// kNc columns of b (a packed block in the L3 cache).
 template <typename T>
 struct Blocking {
@@ -145,7 +147,16 @@ template <typename T>
 void PackA(const GemmArgs<T>& g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
            T* out) {
   constexpr int kMr = Tile<T>::kMr;
-  for (int64_t is = 0; is < mc; is += kMr) {
+  int64_t is = 0;
+  if (g.a_rs == 1) {
+    // a transposed: the kMr values of a depth step lie side by side.
+    for (; is + kMr <= mc; is += kMr) {
+      for (int64_t p = p0; p < p0 + kc; ++p, out += kMr) {
+        std::memcpy(out, &g.A(i0 + is, p), kMr * sizeof(T));
+      }
+    }
+  }
+  for (; is < mc; is += kMr) {
     const int64_t mr = std::min<int64_t>(kMr, mc - is);
     for (int64_t p = p0; p < p0 + kc; ++p) {
       for (int64_t i = 0; i < mr; ++i) out[i] = g.A(i0 + is + i, p);

@@ -8,7 +8,7 @@
 // multiply-add instruction (FMA) on every lane. The tile lives in 2 kMr
 // named accumulators, which the compiler keeps in registers, so each depth
 // step reads two packets of b and kMr values of a and does 2 kMr FMAs: with
-// 12 rows, 24 FMAs for 14 loads, enough to keep the two FMA units busy.
+// 10 rows, 20 FMAs for 12 loads, enough to keep the FMA units busy.
 //
 //   bool ok = v5::Gemm(GemmArgs<float>::RowMajor(m, n, k, a, b, c));
 #pragma once
