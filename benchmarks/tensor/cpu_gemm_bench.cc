@@ -35,6 +35,14 @@
 #include "results.h"
 #include "timing.h"
 
+// Debian's BLIS and oneDNN, where CMake found them (CMakeLists.txt).
+#ifdef MINITF_HAVE_BLIS
+#include <blis.h>
+#endif
+#ifdef MINITF_HAVE_DNNL
+#include <dnnl.h>
+#endif
+
 namespace tf = minitf;
 namespace gemm = minitf::kernels::gemm;
 
@@ -224,6 +232,63 @@ void BenchProducts(const Options& opt, const std::string& caption,
   tf::kernels::SetNumThreads(1);
 }
 
+#if defined(MINITF_HAVE_BLIS) || defined(MINITF_HAVE_DNNL)
+// The same products through the single-precision GEMMs of Debian's BLIS
+// (libblis-dev) and oneDNN (libdnnl-dev), beside MatMul, on one thread.
+void BenchLibraries(const Options& opt, const std::vector<Product>& products,
+                    tf::bench::Results& results) {
+  results.Table("MatMul against Debian's BLIS and oneDNN, one thread, GFLOP/s",
+                {"product", "MatMul", "BLIS sgemm", "oneDNN dnnl_sgemm"});
+  tf::kernels::SetNumThreads(1);  // also OpenMP's, which both libraries use
+#ifdef MINITF_HAVE_BLIS
+  bli_thread_set_num_threads(1);
+#endif
+  for (const Product& p : products) {
+    const Matrix a = p.ta ? Matrix::Random(p.k, p.m) : Matrix::Random(p.m, p.k);
+    const Matrix b = p.tb ? Matrix::Random(p.n, p.k) : Matrix::Random(p.k, p.n);
+    tf::Tensor ta(tf::float32, tf::TensorShape({a.rows(), a.cols()}));
+    tf::Tensor tb(tf::float32, tf::TensorShape({b.rows(), b.cols()}));
+    ta.matrix<float>() = a;
+    tb.matrix<float>() = b;
+    Matrix c(p.m, p.n);
+    const double flops = 2.0 * p.m * p.n * p.k;
+    const int reps = flops > 1e9 ? 5 : 50;
+    const std::vector<double> minitf = Gflops(opt, reps, flops, [&] {
+      auto r = tf::kernels::MatMul(ta, tb, p.ta, p.tb);
+      DoNotOptimize(r->data<float>()[0]);
+    });
+    std::string blis = "—", dnnl = "—";
+#ifdef MINITF_HAVE_BLIS
+    float one = 1, zero = 0;
+    blis = Fixed(Median(Gflops(
+                     opt, reps, flops,
+                     [&] {
+                       bli_sgemm(p.ta ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE,
+                                 p.tb ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE, p.m,
+                                 p.n, p.k, &one, const_cast<float*>(a.data()),
+                                 a.cols(), 1, const_cast<float*>(b.data()),
+                                 b.cols(), 1, &zero, c.data(), p.n, 1);
+                     })),
+                 1);
+#endif
+#ifdef MINITF_HAVE_DNNL
+    dnnl = Fixed(Median(Gflops(opt, reps, flops,
+                               [&] {
+                                 dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N',
+                                            p.m, p.n, p.k, 1.f, a.data(),
+                                            a.cols(), b.data(), b.cols(), 0.f,
+                                            c.data(), p.n);
+                               })),
+                 1);
+#endif
+    results.Row({p.name, Fixed(Median(minitf), 1), blis, dnnl});
+  }
+  results.Note(
+      "Measured only where CMake found the libraries' headers and libraries "
+      "(Debian's libblis-dev and libdnnl-dev).");
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -246,16 +311,21 @@ int main(int argc, char** argv) {
                 results);
   // --8<-- [start:mlp_products]
   // x:[100,784] W1:[784,256] h:[100,256] W2:[256,10], and the gradients.
+  const std::vector<Product> mlp = {
+      {"x W1 [100,784]x[784,256]", 100, 784, 256, false, false},
+      {"h W2 [100,256]x[256,10]", 100, 256, 10, false, false},
+      {"dy W2ᵀ [100,10]x[10,256]", 100, 10, 256, false, true},
+      {"hᵀ dy [256,100]x[100,10]", 256, 100, 10, true, false},
+      {"xᵀ dh [784,100]x[100,256]", 784, 100, 256, true, false}};
   BenchProducts(opt,
                 "MatMul against Eigen: the products of a training step of the "
                 "784-256-10 MLP, batch 100",
-                {{"x W1 [100,784]x[784,256]", 100, 784, 256, false, false},
-                 {"h W2 [100,256]x[256,10]", 100, 256, 10, false, false},
-                 {"dy W2ᵀ [100,10]x[10,256]", 100, 10, 256, false, true},
-                 {"hᵀ dy [256,100]x[100,10]", 256, 100, 10, true, false},
-                 {"xᵀ dh [784,100]x[100,256]", 784, 100, 256, true, false}},
-                results);
+                mlp, results);
   // --8<-- [end:mlp_products]
+#if defined(MINITF_HAVE_BLIS) || defined(MINITF_HAVE_DNNL)
+  BenchLibraries(opt, {{size + "³ a b", n, n, n, false, false}, mlp[0], mlp[4]},
+                 results);
+#endif
   results.Note(std::string("SIMD: ") + Eigen::SimdInstructionSetsInUse() +
                "; micro-kernel tile " + std::to_string(gemm::Tile<float>::kMr) +
                " × " + std::to_string(gemm::Tile<float>::kNr) + ". " +
