@@ -61,14 +61,19 @@ using Options = tf::bench::RunOptions;
 // --8<-- [start:fma_peak]
 // `iters` rounds of 12 independent fused multiply-adds on whole vector
 // registers: 12 chains, so that each FMA's latency (4 cycles) is hidden
-// behind the others and both FMA units start one every cycle. Returns a sum
-// of the chains, so that the compiler keeps them.
+// behind the others and the FMA units start a new one every cycle. Returns a
+// sum of the chains, so that the compiler keeps them.
 __attribute__((noinline)) float FmaLoop(int64_t iters) {
   using namespace Eigen::internal;
   using Packet = gemm::Tile<float>::Packet;
   const Packet x = pset1<Packet>(0.999999f), y = pset1<Packet>(1e-7f);
-  Packet c0 = pset1<Packet>(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0,
-         c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0;
+  // Twelve different starting values: chains that started equal would be
+  // equal throughout, and the compiler would compute one of them.
+  Packet c0 = pset1<Packet>(0), c1 = pset1<Packet>(1), c2 = pset1<Packet>(2),
+         c3 = pset1<Packet>(3), c4 = pset1<Packet>(4), c5 = pset1<Packet>(5),
+         c6 = pset1<Packet>(6), c7 = pset1<Packet>(7), c8 = pset1<Packet>(8),
+         c9 = pset1<Packet>(9), c10 = pset1<Packet>(10),
+         c11 = pset1<Packet>(11);
   for (int64_t i = 0; i < iters; ++i) {
     c0 = pmadd(c0, x, y), c1 = pmadd(c1, x, y), c2 = pmadd(c2, x, y);
     c3 = pmadd(c3, x, y), c4 = pmadd(c4, x, y), c5 = pmadd(c5, x, y);
