@@ -182,6 +182,27 @@ struct Product {
   bool ta, tb;
 };
 
+// A product's operands as stored (a is [k,m] when transposed, likewise b),
+// as Eigen matrices and as tensors with the same values, and room for c.
+struct Operands {
+  explicit Operands(const Product& p)
+      : a(p.ta ? Matrix::Random(p.k, p.m) : Matrix::Random(p.m, p.k)),
+        b(p.tb ? Matrix::Random(p.n, p.k) : Matrix::Random(p.k, p.n)),
+        c(p.m, p.n),
+        ta(tf::float32, tf::TensorShape({a.rows(), a.cols()})),
+        tb(tf::float32, tf::TensorShape({b.rows(), b.cols()})),
+        flops(2.0 * p.m * p.n * p.k),
+        reps(flops > 1e9 ? 5 : 50) {
+    ta.matrix<float>() = a;
+    tb.matrix<float>() = b;
+  }
+  const Matrix a, b;
+  Matrix c;
+  tf::Tensor ta, tb;
+  const double flops;
+  const int reps;  // repetitions a timing is the best of
+};
+
 void BenchProducts(const Options& opt, const std::string& caption,
                    const std::vector<Product>& products,
                    tf::bench::Results& results) {
@@ -190,17 +211,11 @@ void BenchProducts(const Options& opt, const std::string& caption,
   for (int threads : {1, 2}) {
     tf::kernels::SetNumThreads(threads);
     for (const Product& p : products) {
-      const Matrix a =
-          p.ta ? Matrix::Random(p.k, p.m) : Matrix::Random(p.m, p.k);
-      const Matrix b =
-          p.tb ? Matrix::Random(p.n, p.k) : Matrix::Random(p.k, p.n);
-      tf::Tensor ta(tf::float32, tf::TensorShape({a.rows(), a.cols()}));
-      tf::Tensor tb(tf::float32, tf::TensorShape({b.rows(), b.cols()}));
-      ta.matrix<float>() = a;
-      tb.matrix<float>() = b;
-      Matrix c(p.m, p.n);
-      const double flops = 2.0 * p.m * p.n * p.k;
-      const int reps = flops > 1e9 ? 5 : 50;
+      Operands o(p);
+      const Matrix &a = o.a, &b = o.b;
+      Matrix& c = o.c;
+      const double flops = o.flops;
+      const int reps = o.reps;
       std::vector<double> minitf, eigen;
       for (int run = 0; run < opt.runs; ++run) {
         // Interleaved, so that a change of clock speed hits both alike.
@@ -223,7 +238,7 @@ void BenchProducts(const Options& opt, const std::string& caption,
         minitf.push_back(flops /
                          BestSeconds(reps,
                                      [&] {
-                                       auto r = tf::kernels::MatMul(ta, tb,
+                                       auto r = tf::kernels::MatMul(o.ta, o.tb,
                                                                     p.ta, p.tb);
                                        DoNotOptimize(r->data<float>()[0]);
                                      }) /
@@ -249,17 +264,13 @@ void BenchLibraries(const Options& opt, const std::vector<Product>& products,
   bli_thread_set_num_threads(1);
 #endif
   for (const Product& p : products) {
-    const Matrix a = p.ta ? Matrix::Random(p.k, p.m) : Matrix::Random(p.m, p.k);
-    const Matrix b = p.tb ? Matrix::Random(p.n, p.k) : Matrix::Random(p.k, p.n);
-    tf::Tensor ta(tf::float32, tf::TensorShape({a.rows(), a.cols()}));
-    tf::Tensor tb(tf::float32, tf::TensorShape({b.rows(), b.cols()}));
-    ta.matrix<float>() = a;
-    tb.matrix<float>() = b;
-    Matrix c(p.m, p.n);
-    const double flops = 2.0 * p.m * p.n * p.k;
-    const int reps = flops > 1e9 ? 5 : 50;
+    Operands o(p);
+    const Matrix &a = o.a, &b = o.b;
+    Matrix& c = o.c;
+    const double flops = o.flops;
+    const int reps = o.reps;
     const std::vector<double> minitf = Gflops(opt, reps, flops, [&] {
-      auto r = tf::kernels::MatMul(ta, tb, p.ta, p.tb);
+      auto r = tf::kernels::MatMul(o.ta, o.tb, p.ta, p.tb);
       DoNotOptimize(r->data<float>()[0]);
     });
     std::string blis = "—", dnnl = "—";
