@@ -19,6 +19,8 @@ bench="build/all/benchmarks"
 declare -A RECORD=(
   # Chapter 1: layer 1's kernels beside Eigen's product and a copy loop.
   [tensor_bench]="$bench/tensor/tensor_bench"
+  # Chapter 1, part 2: the CPU GEMM versions against Eigen and the FMA peak.
+  [cpu_gemm_bench]="$bench/tensor/cpu_gemm_bench"
   # Chapter 2: what a Session adds to its kernels, beside TensorFlow's
   # Session and PyTorch's eager calls (the peers of scripts/peers.sh).
   [graph_bench]="benchmarks/graph/compare.sh"

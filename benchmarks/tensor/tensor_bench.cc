@@ -42,10 +42,7 @@ using tf::bench::Fixed;
 using tf::bench::Median;
 using tf::bench::MedianRange;
 
-struct Options {
-  bool quick = false;
-  int runs = 5;
-};
+using Options = tf::bench::RunOptions;
 
 tf::Tensor Filled(const std::vector<int64_t>& shape, float value) {
   tf::Tensor t(tf::float32, tf::TensorShape(shape));
@@ -203,24 +200,8 @@ void BenchSmall(const Options& opt, tf::bench::Results& results) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options opt;
-  bool runs_given = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
-      opt.quick = true;
-    } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-      opt.runs = std::atoi(argv[++i]);
-      runs_given = true;
-    } else {
-      std::fprintf(stderr, "usage: tensor_bench [--quick] [--runs N]\n");
-      return 2;
-    }
-  }
-  if (opt.quick && !runs_given) opt.runs = 1;
-  if (opt.runs < 1) {
-    std::fprintf(stderr, "tensor_bench: --runs needs a number above 0\n");
-    return 2;
-  }
+  tf::bench::RunOptions opt;
+  if (!tf::bench::ParseRunOptions(argc, argv, "tensor_bench", &opt)) return 2;
   tf::bench::Results results("tensor_bench", argc, argv);
   std::printf("tensor_bench%s: Eigen %d.%d.%d, SIMD %s, %d run(s)\n",
               opt.quick ? " --quick" : "", EIGEN_WORLD_VERSION,
@@ -233,12 +214,6 @@ int main(int argc, char** argv) {
                "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
                std::to_string(EIGEN_MINOR_VERSION) +
                ", SIMD: " + Eigen::SimdInstructionSetsInUse() + ". " +
-               (opt.runs == 1
-                    ? std::string("Each figure: one run, the best of "
-                                  "several repetitions.")
-                    : "Each figure: the median over " +
-                          std::to_string(opt.runs) +
-                          " runs, each the best of several repetitions; "
-                          "in brackets, the lowest and highest run."));
+               tf::bench::RunsNote(opt.runs));
   return results.Finish();
 }

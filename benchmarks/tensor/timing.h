@@ -6,6 +6,9 @@
 //   minitf::bench::DoNotOptimize(c);
 //   std::string cell = minitf::bench::MedianRange({1.2, 1.0, 1.1}, 2);
 //   // "1.10 (1.00–1.20)"
+//   minitf::bench::RunOptions opt;  // --quick, --runs N
+//   if (!minitf::bench::ParseRunOptions(argc, argv, "my_bench", &opt)) return
+//   2;
 #pragma once
 
 #include <time.h>
@@ -13,6 +16,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -72,6 +77,48 @@ inline std::string MedianRange(const std::vector<double>& values, int digits) {
     cell += " (" + fixed(*lo) + "–" + fixed(*hi) + ")";
   }
   return cell;
+}
+
+/// The options of a benchmark that runs in full or quickly: --quick (fewer
+/// sizes and repetitions, one run unless --runs says otherwise) and --runs
+/// N (how many runs each figure is the median of).
+struct RunOptions {
+  bool quick = false;
+  int runs = 5;
+};
+
+/// Reads `argv` into `opt`. On a word it does not know or a --runs below 1,
+/// prints the usage of `program` to stderr and returns false.
+inline bool ParseRunOptions(int argc, char** argv, const char* program,
+                            RunOptions* opt) {
+  bool runs_given = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      opt->quick = true;
+    } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+      opt->runs = std::atoi(argv[++i]);
+      runs_given = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--quick] [--runs N]\n", program);
+      return false;
+    }
+  }
+  if (opt->quick && !runs_given) opt->runs = 1;
+  if (opt->runs < 1) {
+    std::fprintf(stderr, "%s: --runs needs a number above 0\n", program);
+    return false;
+  }
+  return true;
+}
+
+/// The note under a benchmark's tables that says what each figure is.
+inline std::string RunsNote(int runs) {
+  return runs == 1 ? std::string(
+                         "Each figure: one run, the best of several "
+                         "repetitions.")
+                   : "Each figure: the median over " + std::to_string(runs) +
+                         " runs, each the best of several repetitions; in "
+                         "brackets, the lowest and highest run.";
 }
 
 /// Keeps the optimiser from deleting work whose result is unused.

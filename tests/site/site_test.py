@@ -59,6 +59,7 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 # The navigation the site promises, by title, and the chapters whose quotes are checked.
 CHAPTERS = [
     ("Chapter 1 — Tensors", "chapters/01-tensors/README.md"),
+    ("Chapter 1, part 2 — A CPU GEMM", "chapters/01-tensors/cpu-gemm.md"),
     ("Chapter 2 — Graph and Session", "chapters/02-graph-and-session/README.md"),
     ("Chapter 3 — Variables, autodiff and training",
      "chapters/03-variables-and-autodiff/README.md"),

@@ -1,8 +1,8 @@
 // Tests of the MatMul kernel against a plain triple loop, over the paths the
-// kernel takes: Eigen's expression (tiny, matrix-vector and integer
-// products), and the GEMM driver in both orientations (narrow outputs go
-// through a transposed scratch), on one thread and split between several,
-// for every combination of transposes.
+// kernel takes: Eigen's expression (tiny, matrix-vector, integer and
+// thin products), and chapter 1's GEMM in both orientations (narrow outputs
+// computed as c^T = b^T a^T), on one thread and split between several, for
+// every combination of transposes.
 #include "minitf/tensor/kernels/matmul.h"
 
 #include <gtest/gtest.h>
@@ -79,7 +79,7 @@ void CheckShape(int64_t m, int64_t k, int64_t n, double tolerance) {
   }
 }
 
-// (m, k, n): tiny, matrix-vector, narrow outputs (n under a panel of 48),
+// (m, k, n): tiny, matrix-vector, narrow outputs (n under a tile of 32),
 // wide ones, the chapter-3 models' shapes, and sizes that leave remainders
 // in every block.
 const std::vector<std::tuple<int64_t, int64_t, int64_t>> kShapes = {

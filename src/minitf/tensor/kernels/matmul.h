@@ -1,14 +1,13 @@
-// MatMul: the product of two matrices, through Eigen's GEMM.
+// MatMul: the product of two matrices.
 //
-// a:[m,k] b:[k,n] -> [m,n], with optional transposes of either input. The
-// kernel views the three buffers as row-major Eigen matrices, so the Tensor
-// layer adds no copy: small, matrix-vector and integer products are Eigen's
-// `out.noalias() = a * b`. Larger float and double products call Eigen's
-// blocked GEMM through a driver of minitf's (matmul.cc says why): it keeps
-// GEMM's packing buffers from one product to the next, splits the work
-// between threads, and computes narrow transposed products the other way
-// round. SetNumThreads picks how many threads GEMM uses, unless the calling
-// thread named an intra-op pool (intra_op.h), as chapter 4's CPU devices do.
+// a:[m,k] b:[k,n] -> [m,n], with optional transposes of either input. Float
+// and double products run chapter 1's own CPU GEMM (kernels/gemm/, version 6:
+// packed blocks, a micro-kernel of fused multiply-adds, and threads), which
+// reads a transposed input through its strides, so the Tensor layer adds no
+// copy. Small, matrix-vector and integer products are Eigen's
+// `out.noalias() = a * b` on the buffers viewed as row-major matrices.
+// SetNumThreads picks how many threads GEMM uses, unless the calling thread
+// named an intra-op pool (intra_op.h), as chapter 4's CPU devices do.
 //
 //   StatusOr<Tensor> c = kernels::MatMul(a, b);                 // [2,3]x[3,2]
 //   StatusOr<Tensor> g = kernels::MatMul(x, dy, /*transpose_a=*/true, false);
