@@ -552,6 +552,15 @@ function(minitf_build_course last_chapter)
            COMMAND python3 "${MINITF_ROOT}/tests/tools/test_book_check.py")
   set_tests_properties(tools.book PROPERTIES LABELS book)
   set_tests_properties(tools.book_check PROPERTIES LABELS "tools;book")
+  # The code (label "tools"): no function in src/ longer than a reader can
+  # hold in one look (tools/function_length_check.py), and the checker's own
+  # tests, which plant a long function in a tree of their own.
+  add_test(NAME tools.function_length
+           COMMAND python3 "${MINITF_ROOT}/tools/function_length_check.py")
+  add_test(NAME tools.function_length_check
+           COMMAND python3 "${MINITF_ROOT}/tests/tools/test_function_length_check.py")
+  set_tests_properties(tools.function_length tools.function_length_check
+                       PROPERTIES LABELS tools)
   # The main demo reads this list to run each chapter's programs in order.
   set(listing "")
   foreach(entry ${MINITF_CHAPTERS})

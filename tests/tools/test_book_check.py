@@ -6,18 +6,17 @@ and an over-long page fail, a clean page passes, and TensorFlow's own words
   python3 tests/tools/test_book_check.py
 """
 
-import io
 import sys
-import tempfile
 import unittest
-from contextlib import redirect_stdout
 from pathlib import Path
 
 sys.dont_write_bytecode = True
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import book_check  # noqa: E402  (found through the path set just above)
+import tree_test  # noqa: E402
 
 CLEAN = """# Chapter 9: a clean page
 
@@ -33,27 +32,14 @@ int main() { return 0; }
 """
 
 
-class TreeTest(unittest.TestCase):
+class TreeTest(tree_test.TreeTest):
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.root = Path(self._tmp.name)
+        super().setUp()
         self.write("README.md", "# A course\n\nSeven chapters.\n")
         self.write("chapters/09-clean/README.md", CLEAN)
 
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def write(self, relative, text):
-        path = self.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return path
-
     def run_main(self):
-        out = io.StringIO()
-        with redirect_stdout(out):
-            status = book_check.main(["--root", str(self.root)])
-        return status, out.getvalue()
+        return self.run_checker(book_check.main)
 
 
 class CleanTreeTest(TreeTest):

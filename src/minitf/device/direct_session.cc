@@ -111,6 +111,29 @@ Rendezvous::ParsedKey ClientKey(const Device& client, const Output& t) {
       .value();
 }
 
+// The partitions the calling thread starts itself: `first` (the client
+// device's, unless it has to watch the clock for a timeout: a kernel it ran
+// would keep it from doing so) and, with a pool, `second`, the last other
+// one, rather than sleep until the step is over: a partition handed to the
+// pool waits for a pool thread to wake, which on a machine busy with other
+// work takes milliseconds, and meanwhile the thread that did wake runs both
+// towers of chapter 6 one after the other. -1: none.
+struct CallerParts {
+  int first = -1;
+  int second = -1;
+};
+
+CallerParts PartsTheCallerStarts(int inline_part, int num_parts, bool timed,
+                                 bool has_pool) {
+  CallerParts parts;
+  parts.first = timed && has_pool ? -1 : inline_part;
+  if (parts.first >= 0 && has_pool && num_parts > 1) {
+    parts.second =
+        parts.first == num_parts - 1 ? parts.first - 1 : num_parts - 1;
+  }
+  return parts;
+}
+
 }  // namespace
 
 // --- Construction ------------------------------------------------------------
@@ -331,76 +354,88 @@ Status DirectSession::Run(
     const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
     RunMetadata* run_metadata) {
   if (closed_) return errors::FailedPrecondition("Session has been closed.");
+  // 1. The plan of the run's signature, made by its first run.
   const std::string key = RunSignatureKey(feeds, fetch_names, target_names);
   TF_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan,
                       plans_.GetOrCreate(key, [&] {
                         return CreatePlan(feeds, fetch_names, target_names);
                       }));
-  std::vector<Tensor> feed_values;
-  feed_values.reserve(feeds.size());
+  // 2. The step's rendezvous, holding the fed values for the _Recvs of the
+  //    client device.
+  IntraProcessRendezvous rendezvous;
   for (size_t i = 0; i < feeds.size(); ++i) {
     TF_ASSIGN_OR_RETURN(Tensor value,
                         ConvertFedValue(plan->feeds[i], feeds[i].second));
-    feed_values.push_back(std::move(value));
-  }
-
-  // The step: its rendezvous, holding the fed values for the _Recvs of the
-  // client device, and one executor per partition, joined by a barrier.
-  IntraProcessRendezvous rendezvous;
-  for (size_t i = 0; i < feeds.size(); ++i) {
     TF_RETURN_IF_ERROR(rendezvous.Send(plan->feed_keys[i], {client_device_},
-                                       feed_values[i], /*is_dead=*/false));
+                                       value, /*is_dead=*/false));
   }
+  // 3. One executor per partition, joined by a barrier.
   const bool trace =
       run_options.trace_level > RunOptions::NO_TRACE && run_metadata != nullptr;
   StepStatsCollector collector;
-  StepRunner runner(inter_op_pool_.get());
-  ExecutorBarrier barrier(static_cast<int>(plan->parts.size()), &rendezvous,
-                          [&runner](const Status& s) { runner.Done(s); });
   const int64_t step_id = next_step_id_.fetch_add(1);
-  std::vector<ParallelExecutor::Args> args(plan->parts.size());
-  for (size_t i = 0; i < plan->parts.size(); ++i) {
+  Status status = RunPartitions(*plan, run_options, step_id, &rendezvous,
+                                trace ? &collector : nullptr);
+  // 4. The fetched values, which the client's _Sends left in the rendezvous.
+  std::vector<Tensor> fetched(plan->fetches.size());
+  if (status.ok()) {
+    status = ReceiveFetches(*plan, step_id, &rendezvous, &fetched);
+  }
+  RecordTransfers(rendezvous);
+  TF_RETURN_IF_ERROR(status);
+  outputs->clear();
+  outputs->reserve(plan->fetch_index.size());
+  for (int j : plan->fetch_index) outputs->push_back(fetched[j]);
+  // 5. What the run was asked to report: its trace, its partition graphs.
+  if (run_metadata == nullptr) return Status::OK();
+  return FillRunMetadata(*plan, run_options, trace ? &collector : nullptr,
+                         run_metadata);
+}
+// --8<-- [end:run]
+
+// --8<-- [start:run_partitions]
+Status DirectSession::RunPartitions(const Plan& plan,
+                                    const RunOptions& run_options,
+                                    int64_t step_id,
+                                    IntraProcessRendezvous* rendezvous,
+                                    StepStatsCollector* stats) {
+  StepRunner runner(inter_op_pool_.get());
+  ExecutorBarrier barrier(static_cast<int>(plan.parts.size()), rendezvous,
+                          [&runner](const Status& s) { runner.Done(s); });
+  std::vector<ParallelExecutor::Args> args(plan.parts.size());
+  for (size_t i = 0; i < plan.parts.size(); ++i) {
     args[i].step_id = step_id;
-    args[i].rendezvous = &rendezvous;
-    args[i].resource_manager = plan->parts[i].resource_manager;
+    args[i].rendezvous = rendezvous;
+    args[i].resource_manager = plan.parts[i].resource_manager;
     args[i].barrier = &barrier;
-    args[i].stats = trace ? &collector : nullptr;
+    args[i].stats = stats;
     args[i].operation_timeout_in_ms = options_.config.operation_timeout_in_ms;
     args[i].runner = [&runner](std::function<void()> fn) {
       runner.Schedule(std::move(fn));
     };
   }
   auto start = [&](size_t i) {
-    plan->parts[i].executor->RunAsync(
+    plan.parts[i].executor->RunAsync(
         args[i], [&barrier](const Status& s) { barrier.ExecutorDone(s); });
   };
-  // The calling thread starts one partition itself, unless it has to watch
-  // the clock for a timeout: a kernel it ran would keep it from doing so.
   const bool timed = run_options.timeout_in_ms > 0;
-  const int inline_part = timed && inter_op_pool_ ? -1 : plan->inline_part;
-  // With a pool, it then starts one more partition, the last, rather than
-  // sleep until the step is over: a partition handed to the pool waits for
-  // a pool thread to wake, which on a machine busy with other work takes
-  // milliseconds, and meanwhile the thread that did wake runs both towers
-  // of chapter 6 one after the other.
-  const int second_part =
-      inline_part >= 0 && inter_op_pool_ && plan->parts.size() > 1
-          ? (inline_part == static_cast<int>(plan->parts.size()) - 1
-                 ? inline_part - 1
-                 : static_cast<int>(plan->parts.size()) - 1)
-          : -1;
-  if (plan->parts.empty()) {
+  const CallerParts caller = PartsTheCallerStarts(
+      plan.inline_part, static_cast<int>(plan.parts.size()), timed,
+      inter_op_pool_ != nullptr);
+  if (plan.parts.empty()) {
     runner.Done(Status::OK());
   } else {
-    for (size_t i = 0; i < plan->parts.size(); ++i) {
-      if (static_cast<int>(i) != inline_part &&
-          static_cast<int>(i) != second_part) {
+    for (size_t i = 0; i < plan.parts.size(); ++i) {
+      if (static_cast<int>(i) != caller.first &&
+          static_cast<int>(i) != caller.second) {
         runner.Schedule([&start, i] { start(i); });
       }
     }
-    if (inline_part >= 0) start(inline_part);
-    if (second_part >= 0) start(second_part);
+    if (caller.first >= 0) start(caller.first);
+    if (caller.second >= 0) start(caller.second);
   }
+  // The step ends when every executor is done, or when the timeout aborts
+  // it: then the executors start no more nodes and the ones running finish.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   if (timed) {
     deadline = DeadlineAfter(std::chrono::steady_clock::now(),
@@ -411,50 +446,55 @@ Status DirectSession::Run(
         errors::DeadlineExceeded("Timed out waiting for notification"));
     runner.Wait(std::nullopt);
   }
+  return runner.status();
+}
+// --8<-- [end:run_partitions]
 
-  // The fetched values wait in the rendezvous, sent by the client's _Sends.
-  Status status = runner.status();
-  std::vector<Tensor> fetched(plan->fetches.size());
-  for (size_t j = 0; status.ok() && j < plan->fetches.size(); ++j) {
+// --8<-- [start:receive_fetches]
+Status DirectSession::ReceiveFetches(const Plan& plan, int64_t step_id,
+                                     IntraProcessRendezvous* rendezvous,
+                                     std::vector<Tensor>* fetched) {
+  for (size_t j = 0; j < plan.fetches.size(); ++j) {
     bool is_dead = false;
-    status = rendezvous.Recv(plan->fetch_keys[j], {client_device_}, &fetched[j],
-                             &is_dead);
-    if (status.ok() && !fetched[j].IsInitialized()) {
-      status = AttachNodeName(UninitializedValueError(plan->fetches[j]),
-                              *plan->fetches[j].node());
+    TF_RETURN_IF_ERROR(rendezvous->Recv(plan.fetch_keys[j], {client_device_},
+                                        &(*fetched)[j], &is_dead));
+    if (!(*fetched)[j].IsInitialized()) {
+      return AttachNodeName(UninitializedValueError(plan.fetches[j]),
+                            *plan.fetches[j].node());
     }
-    if (status.ok() && plan->fetch_reread[j] != nullptr) {
-      status = RereadRef(*plan->fetch_reread[j], plan->fetches[j], step_id,
-                         &fetched[j]);
-    }
-  }
-  {
-    std::lock_guard<std::mutex> lock(transfers_mu_);
-    for (const auto& [pair, record] : rendezvous.GetTransferStats()) {
-      transfers_[pair] += record;
-    }
-  }
-  TF_RETURN_IF_ERROR(status);
-  outputs->clear();
-  outputs->reserve(plan->fetch_index.size());
-  for (int j : plan->fetch_index) outputs->push_back(fetched[j]);
-
-  if (run_metadata != nullptr) {
-    if (trace) {
-      run_metadata->step_stats = StepStats();
-      collector.Finalize(&run_metadata->step_stats);
-    }
-    if (run_options.output_partition_graphs) {
-      run_metadata->partition_graphs.clear();
-      for (const Plan::Part& part : plan->parts) {
-        TF_ASSIGN_OR_RETURN(GraphDef def, ToGraphDef(*part.graph));
-        run_metadata->partition_graphs.push_back(std::move(def));
-      }
+    if (plan.fetch_reread[j] != nullptr) {
+      TF_RETURN_IF_ERROR(RereadRef(*plan.fetch_reread[j], plan.fetches[j],
+                                   step_id, &(*fetched)[j]));
     }
   }
   return Status::OK();
 }
-// --8<-- [end:run]
+// --8<-- [end:receive_fetches]
+
+void DirectSession::RecordTransfers(const IntraProcessRendezvous& rendezvous) {
+  std::lock_guard<std::mutex> lock(transfers_mu_);
+  for (const auto& [pair, record] : rendezvous.GetTransferStats()) {
+    transfers_[pair] += record;
+  }
+}
+
+Status DirectSession::FillRunMetadata(const Plan& plan,
+                                      const RunOptions& run_options,
+                                      StepStatsCollector* stats,
+                                      RunMetadata* run_metadata) {
+  if (stats != nullptr) {
+    run_metadata->step_stats = StepStats();
+    stats->Finalize(&run_metadata->step_stats);
+  }
+  if (run_options.output_partition_graphs) {
+    run_metadata->partition_graphs.clear();
+    for (const Plan::Part& part : plan.parts) {
+      TF_ASSIGN_OR_RETURN(GraphDef def, ToGraphDef(*part.graph));
+      run_metadata->partition_graphs.push_back(std::move(def));
+    }
+  }
+  return Status::OK();
+}
 
 Status DirectSession::RereadRef(OpKernel& kernel, const Output& fetch,
                                 int64_t step_id, Tensor* value) {

@@ -59,6 +59,8 @@
 
 namespace minitf {
 
+class StepStatsCollector;
+
 /// Invariants: the devices, their ResourceMgrs and the thread pool live as
 /// long as the session; placed_ holds a copy of the first
 /// placed_->num_nodes() nodes of the graph, the first num_placed_ of them
@@ -69,7 +71,7 @@ namespace minitf {
 /// Algorithm of Run: build the signature key; find its plan under the
 /// lock, or place, rewrite, partition and compile one (file comment); check
 /// the fed values; send them into a new rendezvous; start one executor per
-/// partition (all but one on the inter-op pool, one in the calling thread),
+/// partition (on the inter-op pool, but one or two in the calling thread),
 /// joined by an ExecutorBarrier that aborts the step at its first error;
 /// wait; receive the fetches.
 ///
@@ -143,6 +145,28 @@ class DirectSession : public SessionInterface {
   // kernel of its node (OpKernel::RereadRef).
   Status RereadRef(OpKernel& kernel, const Output& fetch, int64_t step_id,
                    Tensor* value);
+
+  // Run's steps 3 to 5 (see Run in the .cc). Runs every partition of `plan`
+  // for step `step_id`, each by its executor, joined by a barrier, until all
+  // are done or run_options' timeout aborts them; records the trace in
+  // `stats` when not null. Returns the step's first error, or OK.
+  Status RunPartitions(const Plan& plan, const RunOptions& run_options,
+                       int64_t step_id, IntraProcessRendezvous* rendezvous,
+                       StepStatsCollector* stats);
+  // Receives each fetch of `plan` (without repeats) into `fetched`, sized
+  // to match, from the rendezvous the client's _Sends left it in; an
+  // uninitialized fetch fails (FailedPrecondition), a reference on the
+  // client device is read again (RereadRef).
+  Status ReceiveFetches(const Plan& plan, int64_t step_id,
+                        IntraProcessRendezvous* rendezvous,
+                        std::vector<Tensor>* fetched);
+  // Adds the step's transfers to the session's table (GetTransferStats).
+  void RecordTransfers(const IntraProcessRendezvous& rendezvous);
+  // The trace from `stats` (when not null) and, when asked, each
+  // partition's graph, into `run_metadata`.
+  static Status FillRunMetadata(const Plan& plan, const RunOptions& run_options,
+                                StepStatsCollector* stats,
+                                RunMetadata* run_metadata);
 
   const SessionOptions options_;
   const std::shared_ptr<Graph> graph_;

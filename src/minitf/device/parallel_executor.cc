@@ -415,6 +415,38 @@ void ParallelExecutor::ScheduleReady(RunState* s,
 Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
   const Item& item = items_[id];
   *later = false;
+  const OpKernelContext::Params params = KernelParams(s, item);
+  std::optional<NodeExecStats> stats;  // only in a traced step
+  if (s->args.stats != nullptr) {
+    stats.emplace();
+    stats->node_name = item.node->name();
+    stats->timeline_label = item.timeline_label;
+    stats->thread_id = CurrentThreadNumber();
+    stats->all_start_micros = NowMicros();
+    stats->scheduled_micros = stats->all_start_micros;
+  }
+  Status status = CheckInputs(*s, item);
+  if (status.ok() && item.async != nullptr) {
+    if (ComputeAsync(s, id, params, &stats, &status)) {
+      *later = true;  // its successors come with the callback
+      return Status::OK();
+    }
+  } else if (status.ok()) {
+    if (stats) {
+      stats->op_start_rel_micros = NowMicros() - stats->all_start_micros;
+    }
+    status = Compute(item, params);
+  }
+  status = AfterCompute(s, item, status);
+  if (stats) {
+    FinishStats(s->values, item.output_slot, item.num_outputs, &*stats);
+    s->args.stats->Save(device_->name(), std::move(*stats));
+  }
+  return status;
+}
+
+OpKernelContext::Params ParallelExecutor::KernelParams(RunState* s,
+                                                       const Item& item) const {
   OpKernelContext::Params params;
   params.inputs = s->inputs.data() + item.input_begin;
   params.num_inputs = item.num_inputs;
@@ -425,77 +457,63 @@ Status ParallelExecutor::RunNode(RunState* s, int32_t id, bool* later) const {
   params.step_id = s->args.step_id;
   params.step_extension = &s->extension;
   params.op_device_context = device_->device_context();
-  std::optional<NodeExecStats> stats;  // only in a traced step
-  if (s->args.stats != nullptr) {
-    stats.emplace();
-    stats->node_name = item.node->name();
-    stats->timeline_label = item.timeline_label;
-    stats->thread_id = CurrentThreadNumber();
-    stats->all_start_micros = NowMicros();
-    stats->scheduled_micros = stats->all_start_micros;
-  }
+  return params;
+}
 
-  Status status = CheckInputs(*s, item);
-  if (status.ok() && item.async != nullptr) {
-    auto* call = new AsyncCall(params);
-    if (stats) {
-      call->stats = std::move(*stats);
-      call->stats.op_start_rel_micros =
-          NowMicros() - call->stats.all_start_micros;
-    }
-    InlineCompletion here{call, false, Status::OK()};
-    InlineCompletion* outer = inline_completion;
-    inline_completion = &here;
-    // What the kernel makes before it returns is the device's; its callback
-    // may run later on another thread, outside this scope.
-    ScopedDefaultAllocator on_device(device_->kernel_allocator());
-    item.async->ComputeAsync(
-        &call->ctx, [this, s, id, call](const Status& result) {
-          if (inline_completion != nullptr && inline_completion->call == call) {
-            inline_completion->done = true;
-            inline_completion->status = result;
-            return;
-          }
-          // Finished later, maybe on another thread: hand every successor to
-          // the runner rather than take over the thread that finished it.
-          const Item& done_item = items_[id];
-          Status st = AfterCompute(s, done_item, result);
-          if (s->args.stats != nullptr) {
-            FinishStats(s->values, done_item.output_slot, done_item.num_outputs,
-                        &call->stats);
-            s->args.stats->Save(device_->name(), std::move(call->stats));
-          }
-          delete call;
-          std::vector<int32_t> successors;
-          if (NodeDone(s, id, st, &successors)) return Finish(s);
-          ScheduleReady(s, successors, nullptr, false);
-        });
-    inline_completion = outer;
-    if (!here.done) {
-      *later = true;  // its successors come with the callback
-      return Status::OK();
-    }
-    status = here.status;
-    if (stats) *stats = std::move(call->stats);
-    delete call;
-  } else if (status.ok()) {
-    if (stats) {
-      stats->op_start_rel_micros = NowMicros() - stats->all_start_micros;
-    }
-    OpKernelContext ctx(params);
-    // Whatever the kernel makes, through layer 1's functions too, comes from
-    // its device's memory (allocator.h), and the work it splits runs on its
-    // device's intra-op threads (kernels/intra_op.h).
-    ScopedDefaultAllocator on_device(device_->kernel_allocator());
-    kernels::ScopedIntraOpPool on_device_threads(intra_op_pool_);
-    status = item.kernel->Compute(&ctx);
+Status ParallelExecutor::Compute(const Item& item,
+                                 const OpKernelContext::Params& params) const {
+  OpKernelContext ctx(params);
+  // Whatever the kernel makes, through layer 1's functions too, comes from
+  // its device's memory (allocator.h), and the work it splits runs on its
+  // device's intra-op threads (kernels/intra_op.h).
+  ScopedDefaultAllocator on_device(device_->kernel_allocator());
+  kernels::ScopedIntraOpPool on_device_threads(intra_op_pool_);
+  return item.kernel->Compute(&ctx);
+}
+
+bool ParallelExecutor::ComputeAsync(RunState* s, int32_t id,
+                                    const OpKernelContext::Params& params,
+                                    std::optional<NodeExecStats>* stats,
+                                    Status* status) const {
+  auto* call = new AsyncCall(params);
+  if (*stats) {
+    call->stats = std::move(**stats);
+    call->stats.op_start_rel_micros =
+        NowMicros() - call->stats.all_start_micros;
   }
-  status = AfterCompute(s, item, status);
-  if (stats) {
-    FinishStats(s->values, item.output_slot, item.num_outputs, &*stats);
-    s->args.stats->Save(device_->name(), std::move(*stats));
-  }
-  return status;
+  InlineCompletion here{call, false, Status::OK()};
+  InlineCompletion* outer = inline_completion;
+  inline_completion = &here;
+  // What the kernel makes before it returns is the device's; its callback
+  // may run later on another thread, outside this scope.
+  ScopedDefaultAllocator on_device(device_->kernel_allocator());
+  items_[id].async->ComputeAsync(
+      &call->ctx, [this, s, id, call](const Status& result) {
+        if (inline_completion != nullptr && inline_completion->call == call) {
+          inline_completion->done = true;
+          inline_completion->status = result;
+          return;
+        }
+        // Finished later, maybe on another thread: hand every successor to
+        // the runner rather than take over the thread that finished it.
+        const Item& done_item = items_[id];
+        Status st = AfterCompute(s, done_item, result);
+        if (s->args.stats != nullptr) {
+          FinishStats(s->values, done_item.output_slot, done_item.num_outputs,
+                      &call->stats);
+          s->args.stats->Save(device_->name(), std::move(call->stats));
+        }
+        delete call;
+        std::vector<int32_t> successors;
+        if (NodeDone(s, id, st, &successors)) return Finish(s);
+        ScheduleReady(s, successors, nullptr, false);
+      });
+  inline_completion = outer;
+  if (!here.done) return true;
+  *status = here.status;
+  if (*stats) **stats = std::move(call->stats);
+  delete call;
+  return false;
 }
 
 // --8<-- [start:process]

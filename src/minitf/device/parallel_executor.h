@@ -42,6 +42,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -176,6 +177,19 @@ class ParallelExecutor {
   // NodeDone, unless `*later`: an asynchronous kernel still running, whose
   // callback will finish the node.
   Status RunNode(RunState* s, int32_t id, bool* later) const;
+  // What node `item`'s kernel is called with: its inputs and outputs among
+  // the step's values, the device's allocator, the step's resources.
+  OpKernelContext::Params KernelParams(RunState* s, const Item& item) const;
+  // Calls `item`'s synchronous kernel on the device's memory and intra-op
+  // threads; the kernel's status.
+  Status Compute(const Item& item, const OpKernelContext::Params& params) const;
+  // Starts node `id`'s asynchronous kernel, taking its trace record from
+  // `stats`. False when the kernel finished before it returned: then
+  // `*status` is its status and `*stats` its record back. True when it
+  // finishes later: its callback then finishes the node.
+  bool ComputeAsync(RunState* s, int32_t id,
+                    const OpKernelContext::Params& params,
+                    std::optional<NodeExecStats>* stats, Status* status) const;
   // Runs the nodes of `queue` and then, in this thread, the ready
   // successors it keeps, until none is left.
   void Process(RunState* s, std::vector<int32_t> queue) const;

@@ -203,30 +203,31 @@ struct TensorTracker {
   int64_t last_unref = 0;
 };
 
-}  // namespace
+// The trace's processes: the allocators', then two per device.
+struct TracePids {
+  int64_t allocators = 0;
+  std::map<std::string, int64_t> device;   // "<device> Compute"
+  std::map<std::string, int64_t> tensors;  // "<device> Tensors"
+};
 
-Timeline::Timeline(StepStats step_stats) : step_stats_(std::move(step_stats)) {}
-
-// --8<-- [start:chrome_trace]
-std::string Timeline::generate_chrome_trace_format(bool show_dataflow,
-                                                   bool show_memory) const {
-  TraceFormatter trace;
-  StepStats stats = step_stats_;  // lanes are written into thread_id
-
-  // Process ids: the allocators, then two per device.
+TracePids EmitPids(const StepStats& stats, TraceFormatter* trace) {
+  TracePids pids;
   int64_t next_pid = 0;
-  const int64_t allocators_pid = next_pid++;
-  trace.EmitPid("Allocators", allocators_pid);
-  std::map<std::string, int64_t> device_pid, tensors_pid;
+  pids.allocators = next_pid++;
+  trace->EmitPid("Allocators", pids.allocators);
   for (const DeviceStepStats& d : stats.dev_stats) {
-    device_pid[d.device] = next_pid++;
-    tensors_pid[d.device] = next_pid++;
-    trace.EmitPid(d.device + " Compute", device_pid[d.device]);
-    trace.EmitPid(d.device + " Tensors", tensors_pid[d.device]);
+    pids.device[d.device] = next_pid++;
+    pids.tensors[d.device] = next_pid++;
+    trace->EmitPid(d.device + " Compute", pids.device[d.device]);
+    trace->EmitPid(d.device + " Tensors", pids.tensors[d.device]);
   }
+  return pids;
+}
 
-  // Lanes: each node goes to the first lane that is free when it starts.
-  for (DeviceStepStats& d : stats.dev_stats) {
+// Lanes, written into thread_id: each node goes to the first lane that is
+// free when it starts.
+void AssignLanes(StepStats* stats) {
+  for (DeviceStepStats& d : stats->dev_stats) {
     std::vector<int64_t> lanes{0};
     for (NodeExecStats& ns : d.node_stats) {
       size_t lane = 0;
@@ -236,44 +237,61 @@ std::string Timeline::generate_chrome_trace_format(bool show_dataflow,
       ns.thread_id = static_cast<uint32_t>(lane);
     }
   }
+}
 
-  // Tensors: each output, alive while its node runs.
+// Every output of the step, by name, and where a data-flow arrow from it
+// starts: (time, pid, lane).
+struct TensorIndex {
   std::map<std::string, TensorTracker> tensors;
-  std::vector<std::string> tensor_order;  // as Python's dict iterates
+  std::vector<std::string> order;  // as Python's dict iterates
   std::map<std::string, std::tuple<int64_t, int64_t, int64_t>> flow_starts;
+};
+
+// Each output, alive while its node runs; with `show_memory`, its creation
+// and snapshot events.
+TensorIndex TrackTensors(const StepStats& stats, const TracePids& pids,
+                         bool show_memory, TraceFormatter* trace) {
+  TensorIndex index;
   int64_t next_object = 0;
   for (const DeviceStepStats& d : stats.dev_stats) {
+    const int64_t pid = pids.tensors.at(d.device);
+    const int64_t device_pid = pids.device.at(d.device);
     for (const NodeExecStats& ns : d.node_stats) {
       const int64_t start = ns.all_start_micros;
       const int64_t end = start + ns.all_end_rel_micros;
-      for (size_t index = 0; index < ns.output.size(); ++index) {
+      for (size_t i = 0; i < ns.output.size(); ++i) {
         const std::string name =
-            index == 0 ? ns.node_name
-                       : ns.node_name + ":" + std::to_string(index);
-        const TensorDescription& desc = ns.output[index].tensor_description;
+            i == 0 ? ns.node_name : ns.node_name + ":" + std::to_string(i);
+        const TensorDescription& desc = ns.output[i].tensor_description;
         TensorTracker t{next_object++,
-                        tensors_pid[d.device],
+                        pid,
                         start,
                         desc.allocation_description.allocator_name,
                         desc.allocation_description.requested_bytes,
                         end};
-        flow_starts[name] = {end, device_pid[d.device], ns.thread_id};
+        index.flow_starts[name] = {end, device_pid, ns.thread_id};
         if (show_memory) {
-          trace.EmitWithId("N", "Tensor", name, start, t.pid, ns.thread_id,
-                           t.object_id);
-          trace.EmitSnapshot(name, end - 1, t.pid, ns.thread_id, t.object_id,
-                             DescribeTensor(desc));
+          trace->EmitWithId("N", "Tensor", name, start, t.pid, ns.thread_id,
+                            t.object_id);
+          trace->EmitSnapshot(name, end - 1, t.pid, ns.thread_id, t.object_id,
+                              DescribeTensor(desc));
         }
-        if (tensors.count(name) == 0) tensor_order.push_back(name);
-        tensors[name] = std::move(t);
+        if (index.tensors.count(name) == 0) index.order.push_back(name);
+        index.tensors[name] = std::move(t);
       }
     }
   }
+  return index;
+}
 
-  // Compute: a bar per node, and arrows for the tensors it reads.
+// A bar per node, and, with `show_dataflow`, an arrow for each tensor it
+// reads from another lane. Records each tensor's last reader in `index`.
+void EmitCompute(const StepStats& stats, const TracePids& pids,
+                 bool show_dataflow, TensorIndex* index,
+                 TraceFormatter* trace) {
   int64_t next_flow = 0;
   for (const DeviceStepStats& d : stats.dev_stats) {
-    const int64_t pid = device_pid[d.device];
+    const int64_t pid = pids.device.at(d.device);
     for (const NodeExecStats& ns : d.node_stats) {
       const int64_t start = ns.all_start_micros;
       const int64_t end = start + ns.all_end_rel_micros;
@@ -282,55 +300,77 @@ std::string Timeline::generate_chrome_trace_format(bool show_dataflow,
       for (size_t i = 0; i < inputs.size(); ++i) {
         args.emplace_back("input" + std::to_string(i), Str(inputs[i]));
       }
-      trace.EmitRegion(start, ns.all_end_rel_micros, pid, ns.thread_id, "Op",
-                       op, std::move(args));
+      trace->EmitRegion(start, ns.all_end_rel_micros, pid, ns.thread_id, "Op",
+                        op, std::move(args));
       for (std::string input : inputs) {
-        if (tensors.count(input) == 0) {
+        if (index->tensors.count(input) == 0) {
           // A _Recv the partitioner made: "a/_3" stands for "a".
           const size_t cut = input.rfind("/_");
           if (cut != std::string::npos && cut > 0) input.resize(cut);
         }
-        auto it = tensors.find(input);
-        if (it == tensors.end()) continue;
+        auto it = index->tensors.find(input);
+        if (it == index->tensors.end()) continue;
         it->second.last_unref = std::max(it->second.last_unref, end - 1);
         if (!show_dataflow) continue;
-        const auto& [created, create_pid, create_tid] = flow_starts[input];
+        const auto& [created, create_pid, create_tid] =
+            index->flow_starts[input];
         if (create_pid != pid || create_tid != ns.thread_id) {
           const int64_t flow = next_flow++;
-          trace.EmitWithId("s", "DataFlow", input, created, create_pid,
-                           create_tid, flow);
-          trace.EmitWithId("t", "DataFlow", input, start, pid, ns.thread_id,
-                           flow);
+          trace->EmitWithId("s", "DataFlow", input, created, create_pid,
+                            create_tid, flow);
+          trace->EmitWithId("t", "DataFlow", input, start, pid, ns.thread_id,
+                            flow);
         }
       }
     }
   }
+}
 
-  if (show_memory) {
-    // Allocations and frees per allocator, in time order, as running totals.
-    using Event = std::tuple<int64_t, int64_t, std::string>;
-    std::vector<std::pair<std::string, std::vector<Event>>> allocations;
-    std::map<std::string, size_t> allocator_index;
-    for (const std::string& name : tensor_order) {
-      const TensorTracker& t = tensors[name];
-      trace.EmitWithId("D", "Tensor", name, t.last_unref, t.pid, 0,
-                       t.object_id);
-      auto [it, added] =
-          allocator_index.emplace(t.allocator, allocations.size());
-      if (added) allocations.emplace_back(t.allocator, std::vector<Event>());
-      std::vector<Event>& list = allocations[it->second].second;
-      list.emplace_back(t.create_time, t.num_bytes, name);
-      list.emplace_back(t.last_unref, -t.num_bytes, name);
-    }
-    for (auto& [allocator, list] : allocations) {
-      std::sort(list.begin(), list.end());
-      int64_t total = 0;
-      for (const auto& [time, bytes, name] : list) {
-        total += bytes;
-        trace.EmitCounter(allocator, allocators_pid, time, total);
-      }
+// Each tensor's end, then the allocations and frees per allocator, in time
+// order, as running totals.
+void EmitMemory(const TensorIndex& index, int64_t allocators_pid,
+                TraceFormatter* trace) {
+  using Event = std::tuple<int64_t, int64_t, std::string>;
+  std::vector<std::pair<std::string, std::vector<Event>>> allocations;
+  std::map<std::string, size_t> allocator_index;
+  for (const std::string& name : index.order) {
+    const TensorTracker& t = index.tensors.at(name);
+    trace->EmitWithId("D", "Tensor", name, t.last_unref, t.pid, 0, t.object_id);
+    auto [it, added] = allocator_index.emplace(t.allocator, allocations.size());
+    if (added) allocations.emplace_back(t.allocator, std::vector<Event>());
+    std::vector<Event>& list = allocations[it->second].second;
+    list.emplace_back(t.create_time, t.num_bytes, name);
+    list.emplace_back(t.last_unref, -t.num_bytes, name);
+  }
+  for (auto& [allocator, list] : allocations) {
+    std::sort(list.begin(), list.end());
+    int64_t total = 0;
+    for (const auto& [time, bytes, name] : list) {
+      total += bytes;
+      trace->EmitCounter(allocator, allocators_pid, time, total);
     }
   }
+}
+
+}  // namespace
+
+Timeline::Timeline(StepStats step_stats) : step_stats_(std::move(step_stats)) {}
+
+// --8<-- [start:chrome_trace]
+std::string Timeline::generate_chrome_trace_format(bool show_dataflow,
+                                                   bool show_memory) const {
+  TraceFormatter trace;
+  StepStats stats = step_stats_;  // lanes are written into thread_id
+  // 1. Process ids: the allocators, then two per device.
+  const TracePids pids = EmitPids(stats, &trace);
+  // 2. Lanes: each node goes to the first lane that is free when it starts.
+  AssignLanes(&stats);
+  // 3. Tensors: each output, alive while its node runs.
+  TensorIndex tensors = TrackTensors(stats, pids, show_memory, &trace);
+  // 4. Compute: a bar per node, and arrows for the tensors it reads.
+  EmitCompute(stats, pids, show_dataflow, &tensors, &trace);
+  // 5. Memory: when each tensor dies, and each allocator's running total.
+  if (show_memory) EmitMemory(tensors, pids.allocators, &trace);
   return trace.Format();
 }
 // --8<-- [end:chrome_trace]

@@ -133,98 +133,139 @@ Status UnfedPlaceholderError(const Node& node) {
       node);
 }
 
-StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(
-    const Graph& graph, const std::vector<Output>& feeds,
-    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
-    const KernelProvider& kernel_for) {
+namespace {
+
+// The nodes a run needs, numbered 0..n-1 in creation order, and where each
+// tensor it reads lives among the plan's value slots.
+struct PlanIndex {
+  std::vector<int> local_of;       // node id -> its number, or -1
+  std::vector<const Node*> nodes;  // number -> node
+  std::map<std::pair<int, int>, int> feed_index;  // (node id, output) -> feed
+  std::vector<int32_t> first_slot;  // number -> slot of its output 0
+
+  // The feed that supplies `t`, or -1.
+  int fed(const Output& t) const {
+    auto it = feed_index.find({t.node()->id(), t.index()});
+    return it == feed_index.end() ? -1 : it->second;
+  }
+  int32_t slot_of(const Output& t) const {
+    const int f = fed(t);
+    return f >= 0 ? f : first_slot[local_of[t.node()->id()]] + t.index();
+  }
+};
+
+// Step 1: the needed nodes, numbered; an unfed placeholder among them fails
+// the plan before any kernel runs.
+StatusOr<PlanIndex> NumberNeededNodes(const Graph& graph,
+                                      const std::vector<Output>& feeds,
+                                      const std::vector<Output>& fetches,
+                                      const std::vector<const Node*>& targets) {
   const std::vector<bool> needed =
       PruneForFetches(graph, feeds, fetches, targets);
-
-  // Number the needed nodes 0..n-1 in creation order.
-  std::vector<int> local_of(graph.num_nodes(), -1);
-  std::vector<const Node*> nodes;
+  PlanIndex index;
+  index.local_of.assign(graph.num_nodes(), -1);
   for (int id = 0; id < graph.num_nodes(); ++id) {
     if (!needed[id]) continue;
     const Node* n = graph.node(id);
     if (n->IsPlaceholder()) return UnfedPlaceholderError(*n);
-    local_of[id] = static_cast<int>(nodes.size());
-    nodes.push_back(n);
+    index.local_of[id] = static_cast<int>(index.nodes.size());
+    index.nodes.push_back(n);
   }
-
-  std::map<std::pair<int, int>, int> feed_index;
   for (int i = 0; i < static_cast<int>(feeds.size()); ++i) {
-    feed_index.emplace(std::make_pair(feeds[i].node()->id(), feeds[i].index()),
-                       i);
+    index.feed_index.emplace(
+        std::make_pair(feeds[i].node()->id(), feeds[i].index()), i);
   }
-  auto fed = [&](const Output& t) -> int {
-    auto it = feed_index.find({t.node()->id(), t.index()});
-    return it == feed_index.end() ? -1 : it->second;
-  };
+  return index;
+}
 
+// Step 2: an order in which every node follows its control inputs and the
+// producers of its unfed inputs.
+StatusOr<std::vector<int>> OrderNodes(const PlanIndex& index) {
+  const std::vector<const Node*>& nodes = index.nodes;
   std::vector<std::vector<int>> preds(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (const Output& in : nodes[i]->inputs()) {
-      if (fed(in) < 0) preds[i].push_back(local_of[in.node()->id()]);
+      if (index.fed(in) < 0)
+        preds[i].push_back(index.local_of[in.node()->id()]);
     }
     for (const Node* c : nodes[i]->control_inputs()) {
-      preds[i].push_back(local_of[c->id()]);
+      preds[i].push_back(index.local_of[c->id()]);
     }
   }
-  TF_ASSIGN_OR_RETURN(
-      std::vector<int> order,
-      TopologicalSort(preds, [&](int i) { return nodes[i]->name(); }));
+  return TopologicalSort(preds, [&](int i) { return nodes[i]->name(); });
+}
 
-  // Slots: fed values first, then each node's outputs, consecutively.
-  auto plan = std::make_unique<ExecutionPlan>();
+// Step 3: slots, fed values first, then each node's outputs, consecutively.
+void AssignSlots(const std::vector<int>& order,
+                 const std::vector<Output>& feeds, PlanIndex* index,
+                 ExecutionPlan* plan) {
   int32_t next_slot = static_cast<int32_t>(feeds.size());
-  std::vector<int32_t> first_slot(nodes.size());
+  index->first_slot.resize(index->nodes.size());
   for (int local : order) {
-    first_slot[local] = next_slot;
-    next_slot += nodes[local]->num_outputs();
+    index->first_slot[local] = next_slot;
+    next_slot += index->nodes[local]->num_outputs();
   }
   plan->num_values = next_slot;
-  auto slot_of = [&](const Output& t) -> int32_t {
-    const int f = fed(t);
-    return f >= 0 ? f : first_slot[local_of[t.node()->id()]] + t.index();
-  };
   for (int i = 0; i < static_cast<int>(feeds.size()); ++i) {
     plan->feeds.push_back({feeds[i], i});
   }
+}
 
-  // Steps, recording the last step that reads each slot.
-  std::vector<int32_t> last_reader(plan->num_values, -1);
-  std::vector<int32_t> producer(plan->num_values, -1);
+// Step 4: one step per node, in `order`, recording for each slot the last
+// step that reads it and the step that writes it.
+Status AddSteps(const std::vector<int>& order, const PlanIndex& index,
+                const KernelProvider& kernel_for, ExecutionPlan* plan,
+                std::vector<int32_t>* last_reader,
+                std::vector<int32_t>* producer) {
+  last_reader->assign(plan->num_values, -1);
+  producer->assign(plan->num_values, -1);
   for (int local : order) {
-    const Node* n = nodes[local];
+    const Node* n = index.nodes[local];
     PlanStep step;
     TF_ASSIGN_OR_RETURN(step.kernel, kernel_for(*n));
     step.node = n;
     step.inputs_begin = static_cast<int32_t>(plan->input_slots.size());
     step.num_inputs = n->num_inputs();
-    step.output_slot = first_slot[local];
+    step.output_slot = index.first_slot[local];
     step.num_outputs = n->num_outputs();
     const auto k = static_cast<int32_t>(plan->steps.size());
     for (const Output& in : n->inputs()) {
-      const int32_t s = slot_of(in);
+      const int32_t s = index.slot_of(in);
       plan->input_slots.push_back(s);
-      last_reader[s] = k;
+      (*last_reader)[s] = k;
     }
     for (int o = 0; o < step.num_outputs; ++o)
-      producer[step.output_slot + o] = k;
+      (*producer)[step.output_slot + o] = k;
     plan->steps.push_back(step);
   }
+  return Status::OK();
+}
 
+// Step 5: the fetches' slots, and the step that rereads a fetched reference.
+// Returns which slots are fetched.
+std::vector<bool> AddFetches(const std::vector<Output>& fetches,
+                             const PlanIndex& index,
+                             const std::vector<int32_t>& producer,
+                             ExecutionPlan* plan) {
   std::vector<bool> fetched(plan->num_values, false);
   for (const Output& t : fetches) {
-    plan->fetch_slots.push_back(slot_of(t));
+    plan->fetch_slots.push_back(index.slot_of(t));
     plan->fetches.push_back(t);
     fetched[plan->fetch_slots.back()] = true;
-    plan->fetch_reread_steps.push_back(
-        fed(t) < 0 && HasRefType(t) ? producer[plan->fetch_slots.back()] : -1);
+    plan->fetch_reread_steps.push_back(index.fed(t) < 0 && HasRefType(t)
+                                           ? producer[plan->fetch_slots.back()]
+                                           : -1);
   }
+  return fetched;
+}
 
-  // A value dies after its last reader, or at once if no one reads it, so a
-  // run holds only the values still ahead of it, not the whole graph's.
+// Step 6: a value dies after its last reader, or at once if no one reads
+// it, so a run holds only the values still ahead of it, not the whole
+// graph's. A fetched value is never released.
+void ScheduleReleases(const std::vector<bool>& fetched,
+                      const std::vector<int32_t>& last_reader,
+                      const std::vector<int32_t>& producer,
+                      ExecutionPlan* plan) {
   std::vector<std::vector<int32_t>> release_after(plan->steps.size());
   for (int32_t s = 0; s < plan->num_values; ++s) {
     if (fetched[s]) continue;
@@ -237,6 +278,25 @@ StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(
                           release_after[k].end());
     plan->steps[k].release_end = static_cast<int32_t>(plan->releases.size());
   }
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(
+    const Graph& graph, const std::vector<Output>& feeds,
+    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
+    const KernelProvider& kernel_for) {
+  TF_ASSIGN_OR_RETURN(PlanIndex index,
+                      NumberNeededNodes(graph, feeds, fetches, targets));
+  TF_ASSIGN_OR_RETURN(std::vector<int> order, OrderNodes(index));
+  auto plan = std::make_unique<ExecutionPlan>();
+  AssignSlots(order, feeds, &index, plan.get());
+  std::vector<int32_t> last_reader, producer;
+  TF_RETURN_IF_ERROR(
+      AddSteps(order, index, kernel_for, plan.get(), &last_reader, &producer));
+  const std::vector<bool> fetched =
+      AddFetches(fetches, index, producer, plan.get());
+  ScheduleReleases(fetched, last_reader, producer, plan.get());
   return plan;
 }
 

@@ -154,7 +154,6 @@ AttrValue PrefixClass(const AttrValue& value, const std::string& prefix) {
   return AttrValue(std::move(groups));
 }
 
-// Rebuilds one NodeDef in `graph` through NodeBuilder.
 // True for a scalar attr at its kind's zero value (false, 0, 0.0, ""): what
 // a newer producer's added attr holds when left at its default.
 bool IsZeroAttr(const proto::AttrValue& v) {
@@ -172,20 +171,11 @@ bool IsZeroAttr(const proto::AttrValue& v) {
   }
 }
 
-Status ImportNode(const PendingNode& p, const std::string& prefix,
-                  const ImportGraphDefOptions& options, Graph* graph) {
-  const NodeDef& def = *p.def;
-  const std::string name = prefix + def.name();
-  auto op = OpRegistry::Global()->LookUp(def.op());
-  if (!op.ok()) {
-    return Status(op.status().code(),
-                  StrCat("Node '", name, "': ", op.status().message()));
-  }
-  const OpDef& op_def = **op;
-
-  NodeBuilder builder(def.op(), name);
-  builder.ExactName(options.allow_internal_names).Device(def.device());
-  AttrMap attrs;
+// The NodeDef's attrs, checked and converted, into `builder` and `attrs`.
+Status ImportAttrs(const NodeDef& def, const OpDef& op_def,
+                   const std::string& name, const std::string& prefix,
+                   const ImportGraphDefOptions& options, NodeBuilder* builder,
+                   AttrMap* attrs) {
   for (const auto& [key, value] : def.attr()) {
     const AttrDef* attr_def = op_def.FindAttr(key);
     if (attr_def == nullptr && options.drop_newer_default_attrs &&
@@ -211,12 +201,19 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
     }
     AttrValue v = key == "_class" ? PrefixClass(*converted, prefix)
                                   : std::move(converted).value();
-    attrs[key] = v;
-    builder.Attr(key, std::move(v));
+    (*attrs)[key] = v;
+    builder->Attr(key, std::move(v));
   }
+  return Status::OK();
+}
 
-  // Group the flat input list by the op's arguments: a list argument
-  // ("values: N * T") takes N of them, any other one.
+// How many of the flat inputs each of the op's arguments takes: a list
+// argument ("values: N * T") N of them, any other one.
+StatusOr<std::vector<int64_t>> ArgumentCounts(const NodeDef& def,
+                                              const OpDef& op_def,
+                                              const std::string& name,
+                                              const AttrMap& attrs,
+                                              size_t num_inputs) {
   std::vector<int64_t> counts;
   int64_t total = 0;
   for (const ArgDef& arg : op_def.inputs) {
@@ -230,47 +227,81 @@ Status ImportNode(const PendingNode& p, const std::string& prefix,
       }
       count = *n;
     }
-    if (count < 0 || count > static_cast<int64_t>(p.inputs.size())) {
+    if (count < 0 || count > static_cast<int64_t>(num_inputs)) {
       return errors::InvalidArgument(
-          "Node '", name, "' (op '", def.op(), "') has ", p.inputs.size(),
+          "Node '", name, "' (op '", def.op(), "') has ", num_inputs,
           " inputs, but its attr ", arg.number_attr, " says ", count);
     }
     counts.push_back(count);
     total += count;
   }
-  if (total != static_cast<int64_t>(p.inputs.size())) {
+  if (total != static_cast<int64_t>(num_inputs)) {
     return errors::InvalidArgument("Node '", name, "' (op '", def.op(),
-                                   "') has ", p.inputs.size(),
+                                   "') has ", num_inputs,
                                    " inputs, but the op expects ", total);
   }
+  return counts;
+}
+
+// The flat input `next` of node `name`, found in `graph` and checked against
+// argument `arg`'s type (fixed by the op, or by its type attr, given in the
+// NodeDef or set by an earlier input: then this input sets it in `attrs`).
+StatusOr<Output> ImportInput(const PendingNode& p, size_t next,
+                             const ArgDef& arg, const std::string& name,
+                             const std::string& prefix, Graph* graph,
+                             AttrMap* attrs) {
+  const ParsedInput& in = p.inputs[next];
+  Node* src = graph->FindNode(prefix + in.node);
+  if (in.index >= src->num_outputs()) {
+    return errors::InvalidArgument(
+        "Node '", name, "': Connecting to invalid output ", in.index,
+        " of source node ", src->name(), " which has ", src->num_outputs(),
+        " outputs.");
+  }
+  const Output out(src, in.index);
+  DType expected = arg.type;
+  if (expected == DT_INVALID) {
+    auto t = GetAttr<DType>(*attrs, arg.type_attr);
+    if (t.ok()) expected = *t;
+    attrs->emplace(arg.type_attr, out.dtype());
+  }
+  if (expected != DT_INVALID && out.dtype() != expected) {
+    return errors::InvalidArgument(
+        "Input ", next, " of node ", name, " was passed ",
+        DataTypeString(out.dtype()), " from ", out.name(),
+        " incompatible with expected ", DataTypeString(expected), ".");
+  }
+  return out;
+}
+
+// Rebuilds one NodeDef in `graph` through NodeBuilder: its attrs, its flat
+// inputs grouped by the op's arguments, its control inputs.
+Status ImportNode(const PendingNode& p, const std::string& prefix,
+                  const ImportGraphDefOptions& options, Graph* graph) {
+  const NodeDef& def = *p.def;
+  const std::string name = prefix + def.name();
+  auto op = OpRegistry::Global()->LookUp(def.op());
+  if (!op.ok()) {
+    return Status(op.status().code(),
+                  StrCat("Node '", name, "': ", op.status().message()));
+  }
+  const OpDef& op_def = **op;
+
+  NodeBuilder builder(def.op(), name);
+  builder.ExactName(options.allow_internal_names).Device(def.device());
+  AttrMap attrs;
+  TF_RETURN_IF_ERROR(
+      ImportAttrs(def, op_def, name, prefix, options, &builder, &attrs));
+  TF_ASSIGN_OR_RETURN(
+      std::vector<int64_t> counts,
+      ArgumentCounts(def, op_def, name, attrs, p.inputs.size()));
   size_t next = 0;
   for (size_t a = 0; a < op_def.inputs.size(); ++a) {
     const ArgDef& arg = op_def.inputs[a];
     std::vector<Output> outs;
     for (int64_t k = 0; k < counts[a]; ++k, ++next) {
-      const ParsedInput& in = p.inputs[next];
-      Node* src = graph->FindNode(prefix + in.node);
-      if (in.index >= src->num_outputs()) {
-        return errors::InvalidArgument(
-            "Node '", name, "': Connecting to invalid output ", in.index,
-            " of source node ", src->name(), " which has ", src->num_outputs(),
-            " outputs.");
-      }
-      const Output out(src, in.index);
-      // The type this input must have: fixed by the op, or by its type attr
-      // (given in the NodeDef or set by an earlier input).
-      DType expected = arg.type;
-      if (expected == DT_INVALID) {
-        auto t = GetAttr<DType>(attrs, arg.type_attr);
-        if (t.ok()) expected = *t;
-        attrs.emplace(arg.type_attr, out.dtype());
-      }
-      if (expected != DT_INVALID && out.dtype() != expected) {
-        return errors::InvalidArgument(
-            "Input ", next, " of node ", name, " was passed ",
-            DataTypeString(out.dtype()), " from ", out.name(),
-            " incompatible with expected ", DataTypeString(expected), ".");
-      }
+      TF_ASSIGN_OR_RETURN(
+          Output out, ImportInput(p, next, arg, name, prefix, graph, &attrs));
       outs.push_back(out);
     }
     if (arg.number_attr.empty()) {

@@ -3,16 +3,19 @@
 // Every graph-building function (tf::matmul, tf::placeholder ...) describes
 // the node it wants, op type, inputs, attrs, an optional name, and hands it
 // to a NodeBuilder. Finalize() does what TensorFlow's graph construction
-// does, in order:
-//   1. looks up the OpDef; checks each attr given is of its declared kind
-//      (a bool where a type is declared is an error, never read as a
-//      type), the input count and each input's dtype, deducing type attrs
-//      (T) and list lengths (N);
-//   2. fills attrs from their defaults, checks every attr is set and allowed;
-//   3. names the node under the current name scope, unique in the graph;
-//   4. runs the shape function on the input shapes;
-//   5. applies the graph's control-dependency, device and colocation stacks;
-//   6. adds the node. Any failure is a Status naming the node and op.
+// does, in order (the numbers are those of its body):
+//   1. looks up the OpDef; checks the input count, that every input is in
+//      this graph, and that each attr given is of its declared kind (a bool
+//      where a type is declared is an error, never read as a type);
+//   2. checks each input's dtype, deducing type attrs (T) and list lengths
+//      (N);
+//   3. fills attrs from their defaults, checks every attr is set and
+//      allowed, and derives the output types;
+//   4. names the node under the current name scope, unique in the graph;
+//   5. runs the shape function on the input shapes;
+//   6. applies the graph's control-dependency stack and adds the node;
+//   7. applies the colocation and device stacks to it.
+// Any failure is a Status naming the node and op.
 //
 //   Node* n = NodeBuilder("MatMul", "MatMul")
 //                 .Input(a).Input(b).Attr("transpose_b", true)
@@ -52,6 +55,26 @@ class NodeBuilder {
     std::vector<Output> outputs;
     bool is_list = false;
   };
+  // Finalize's steps (see the top of this file), in order.
+  Status CheckGiven(const OpDef& op_def, const Graph* graph,
+                    const std::string& display) const;
+  StatusOr<std::vector<Output>> DeduceTypes(const OpDef& op_def,
+                                            AttrMap* attrs) const;
+  // Step 2 for one tensor `got` of input `i`.
+  Status MatchType(const OpDef& op_def, size_t i, DType got, bool type_preset,
+                   AttrMap* attrs) const;
+  Status CompleteAttrs(const OpDef& op_def, const std::string& display,
+                       AttrMap* attrs) const;
+  static std::vector<DType> OutputTypes(const OpDef& op_def,
+                                        const AttrMap& attrs);
+  StatusOr<std::string> ChooseName(Graph& graph) const;
+  StatusOr<std::vector<TensorShape>> InferShapes(
+      const OpDef& op_def, const std::string& name, const AttrMap& attrs,
+      const std::vector<Output>& inputs, size_t num_outputs) const;
+  std::vector<Node*> ControlDependencies(
+      Graph& graph, const std::vector<Output>& inputs) const;
+  static void ApplyDeviceScopes(Graph& graph, Node* node);
+
   std::string op_type_;
   std::string name_;
   bool exact_name_ = false;

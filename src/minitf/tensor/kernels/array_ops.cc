@@ -148,10 +148,12 @@ StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape) {
   return x.Reshaped(TensorShape(std::move(dims)));
 }
 
-// out:[x.shape[perm[0]], ..., x.shape[perm[r-1]]], out[i0..ir] = x[i at perm].
-StatusOr<Tensor> Transpose(const Tensor& x,
-                           const std::optional<std::vector<int>>& perm_arg) {
-  TF_RETURN_IF_ERROR(CheckInitialized(x, "Transpose", "its input"));
+namespace {
+
+// The permutation Transpose applies: `perm_arg`, checked to hold each of
+// x's axes once, or by default the axes reversed.
+StatusOr<std::vector<int>> TransposePerm(
+    const Tensor& x, const std::optional<std::vector<int>>& perm_arg) {
   const int rank = x.dims();
   std::vector<int> perm(rank);
   if (perm_arg.has_value()) {
@@ -165,13 +167,11 @@ StatusOr<Tensor> Transpose(const Tensor& x,
                                    perm.size());
   }
   std::vector<bool> seen(rank, false);
-  TensorShape out_shape;
   for (int d : perm) {
     if (d < 0 || d >= rank) {
       return errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")");
     }
     seen[d] = true;
-    out_shape.AddDim(x.dim_size(d));
   }
   for (int i = 0; i < rank; ++i) {
     if (!seen[i]) {
@@ -179,8 +179,19 @@ StatusOr<Tensor> Transpose(const Tensor& x,
                                      "}.");
     }
   }
-  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), out_shape));
+  return perm;
+}
 
+// A transpose as the loops that do it: one per axis of the simplified
+// input, in output order, each with its count and its stride in the input.
+struct TransposeLoops {
+  std::vector<int64_t> counts;
+  std::vector<int64_t> strides;
+};
+
+TransposeLoops SimplifyTranspose(const Tensor& x,
+                                 const std::vector<int>& perm) {
+  const int rank = x.dims();
   // --8<-- [start:transpose_simplify]
   // Simplify first, as the reductions do: size-1 axes move no data, and input
   // axes that stay neighbours in the same order move as one. [2,3,4] with
@@ -219,16 +230,23 @@ StatusOr<Tensor> Transpose(const Tensor& x,
   // --8<-- [end:transpose_simplify]
 
   const std::vector<int64_t> in_strides = Strides(in_dims);
-  std::vector<int64_t> counts(runs.size());
-  std::vector<int64_t> strides(runs.size());
+  TransposeLoops loops{std::vector<int64_t>(runs.size()),
+                       std::vector<int64_t>(runs.size())};
   for (size_t j = 0; j < runs.size(); ++j) {
-    counts[j] = in_dims[merged_perm[j]];
-    strides[j] = in_strides[merged_perm[j]];
+    loops.counts[j] = in_dims[merged_perm[j]];
+    loops.strides[j] = in_strides[merged_perm[j]];
   }
+  return loops;
+}
+
+// Runs `loops` over x into `out`, which has x's dtype and element count.
+void CopyTransposed(const Tensor& x, const TransposeLoops& loops, Tensor* out) {
+  const std::vector<int64_t>& counts = loops.counts;
+  const std::vector<int64_t>& strides = loops.strides;
   SwitchDType(x.dtype(), [&]<typename T>() {
     const T* src = x.data<T>();
-    T* dst = out.data<T>();
-    if (runs.size() <= 1) {  // Nothing moves: the identity permutation.
+    T* dst = out->data<T>();
+    if (counts.size() <= 1) {  // Nothing moves: the identity permutation.
       std::copy_n(src, x.NumElements(), dst);
       return;
     }
@@ -248,6 +266,19 @@ StatusOr<Tensor> Transpose(const Tensor& x,
     ForEachOffset(std::span(counts).first(counts.size() - 1),
                   std::span(strides).first(strides.size() - 1), 0, copy_row);
   });
+}
+
+}  // namespace
+
+// out:[x.shape[perm[0]], ..., x.shape[perm[r-1]]], out[i0..ir] = x[i at perm].
+StatusOr<Tensor> Transpose(const Tensor& x,
+                           const std::optional<std::vector<int>>& perm_arg) {
+  TF_RETURN_IF_ERROR(CheckInitialized(x, "Transpose", "its input"));
+  TF_ASSIGN_OR_RETURN(std::vector<int> perm, TransposePerm(x, perm_arg));
+  TensorShape out_shape;
+  for (int d : perm) out_shape.AddDim(x.dim_size(d));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), out_shape));
+  CopyTransposed(x, SimplifyTranspose(x, perm), &out);
   return out;
 }
 

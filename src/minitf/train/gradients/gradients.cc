@@ -134,6 +134,113 @@ void CheckSameGraph(const std::vector<Output>& tensors, Graph** graph) {
   }
 }
 
+// The gradients that reached each tensor so far.
+using GradMap = std::map<Output, std::vector<Output>>;
+
+// Step 1: the ops reachable forward from xs and backward from ys.
+std::set<Node*> OpsBetween(const std::vector<Output>& xs,
+                           const std::vector<Output>& ys) {
+  std::set<Node*> from_xs;
+  std::deque<Node*> queue;
+  for (const Output& x : xs) queue.push_back(x.node());
+  while (!queue.empty()) {
+    Node* n = queue.front();
+    queue.pop_front();
+    if (!from_xs.insert(n).second) continue;
+    for (Node* c : n->consumers()) queue.push_back(c);
+  }
+  std::set<Node*> between;
+  for (const Output& y : ys) queue.push_back(y.node());
+  while (!queue.empty()) {
+    Node* n = queue.front();
+    queue.pop_front();
+    if (!from_xs.contains(n) || !between.insert(n).second) continue;
+    for (const Output& in : n->inputs()) queue.push_back(in.node());
+  }
+  return between;
+}
+
+// Step 2: per op, how many data edges inside `between` leave it, each one a
+// consumer that still owes it a gradient.
+std::map<Node*, int> PendingCounts(const std::set<Node*>& between) {
+  std::map<Node*, int> pending;
+  for (Node* n : between) {
+    for (const Output& in : n->inputs()) {
+      if (between.contains(in.node())) ++pending[in.node()];
+    }
+  }
+  return pending;
+}
+
+// Step 3's seed: each y's gradient is its grad_ys entry, or ones shaped
+// like y, as array_ops.ones(array_ops.shape(y), name="grad_ys_<i>").
+GradMap SeedGradients(const std::vector<Output>& ys,
+                      const std::vector<Output>& grad_ys) {
+  GradMap grads;
+  for (size_t i = 0; i < ys.size(); ++i) {
+    const Output& y = ys[i];
+    Output g = i < grad_ys.size() ? grad_ys[i] : Output();
+    if (!g.valid()) {
+      Output dims = shape(y);
+      ops::OpScope ones("", StrCat("grad_ys_", i), {dims});
+      Output one = internal::ScalarConst(1.0, y.dtype(), "Const");
+      g = ops::AddOp(NodeBuilder("Fill", ones.op_name())
+                         .ExactName()
+                         .Input(dims)
+                         .Input(one),
+                     {dims, one});
+    }
+    grads[y].push_back(g);
+  }
+  return grads;
+}
+
+// --8<-- [start:backprop_op]
+// Step 3, for one ready op: sums the gradients that reached each of its
+// outputs and calls its gradient function on them. Returns a gradient per
+// input, all empty when none reached it or it is not differentiable.
+std::vector<Output> BackpropOp(Node* n, bool gate_gradients, GradMap* grads) {
+  const GradientRegistry& registry = *GradientRegistry::Global();
+  std::vector<Output> out_grads(n->num_outputs());
+  bool any = false;
+  for (int i = 0; i < n->num_outputs(); ++i) {
+    auto it = grads->find(Output(n, i));
+    if (it == grads->end()) continue;
+    out_grads[i] = Aggregate(it->second);
+    it->second = {out_grads[i]};
+    any = any || out_grads[i].valid();
+  }
+  if (!any || n->num_inputs() == 0 ||
+      registry.IsNotDifferentiable(n->type_string())) {
+    return std::vector<Output>(n->num_inputs());
+  }
+  const GradFn* fn = registry.Lookup(n->type_string());
+  if (fn == nullptr) {
+    throw errors::LookupError(StrCat("No gradient defined for operation '",
+                                     n->name(),
+                                     "' (op type: ", n->type_string(), ")"));
+  }
+  // A float output no gradient reached gets zeros ("zeros_like"), so that
+  // gradient functions see a tensor for each one.
+  for (int i = 0; i < n->num_outputs(); ++i) {
+    if (!out_grads[i].valid() && IsDifferentiableType(n->output_type(i))) {
+      out_grads[i] = zeros_like(Output(n, i));
+    }
+  }
+  name_scope op_scope(StrCat(n->name(), "_grad"));
+  std::vector<Output> in_grads = (*fn)(Operation(n), out_grads);
+  MINITF_CHECK(static_cast<int>(in_grads.size()) == n->num_inputs());
+  const auto valid = std::count_if(in_grads.begin(), in_grads.end(),
+                                   [](const Output& g) { return g.valid(); });
+  if (gate_gradients && valid > 1) {
+    device_scope no_device(nullptr);
+    colocate_with no_colocation(Operation(), /*ignore_existing=*/true);
+    in_grads = Tuple(in_grads);
+  }
+  return in_grads;
+}
+// --8<-- [end:backprop_op]
+
 }  // namespace
 
 // --8<-- [start:gradients]
@@ -160,97 +267,20 @@ std::vector<Output> gradients(const std::vector<Output>& ys,
   name_scope scope(name);
 
   // 1. The ops between xs and ys.
-  std::set<Node*> from_xs;
-  std::deque<Node*> queue;
-  for (const Output& x : xs) queue.push_back(x.node());
-  while (!queue.empty()) {
-    Node* n = queue.front();
-    queue.pop_front();
-    if (!from_xs.insert(n).second) continue;
-    for (Node* c : n->consumers()) queue.push_back(c);
-  }
-  std::set<Node*> between;
-  for (const Output& y : ys) queue.push_back(y.node());
-  while (!queue.empty()) {
-    Node* n = queue.front();
-    queue.pop_front();
-    if (!from_xs.contains(n) || !between.insert(n).second) continue;
-    for (const Output& in : n->inputs()) queue.push_back(in.node());
-  }
-
+  const std::set<Node*> between = OpsBetween(xs, ys);
   // 2. Pending counts: one per data edge inside `between`.
-  std::map<Node*, int> pending;
-  for (Node* n : between) {
-    for (const Output& in : n->inputs()) {
-      if (between.contains(in.node())) ++pending[in.node()];
-    }
-  }
-
-  // 3. Seed the ys and walk backwards.
-  std::map<Output, std::vector<Output>> grads;
-  for (size_t i = 0; i < ys.size(); ++i) {
-    const Output& y = ys[i];
-    Output g = i < grad_ys.size() ? grad_ys[i] : Output();
-    if (!g.valid()) {
-      // array_ops.ones(array_ops.shape(y), name="grad_ys_<i>").
-      Output dims = shape(y);
-      ops::OpScope ones("", StrCat("grad_ys_", i), {dims});
-      Output one = internal::ScalarConst(1.0, y.dtype(), "Const");
-      g = ops::AddOp(NodeBuilder("Fill", ones.op_name())
-                         .ExactName()
-                         .Input(dims)
-                         .Input(one),
-                     {dims, one});
-    }
-    grads[y].push_back(g);
-  }
+  std::map<Node*, int> pending = PendingCounts(between);
+  // 3. Seed the ys and walk backwards: an op's gradients go to its inputs,
+  //    and an input whose last consumer has given its gradient is ready.
+  GradMap grads = SeedGradients(ys, grad_ys);
   std::deque<Node*> ready;
   for (Node* n : between) {
     if (pending[n] == 0) ready.push_back(n);
   }
-  const GradientRegistry& registry = *GradientRegistry::Global();
   while (!ready.empty()) {
     Node* n = ready.front();
     ready.pop_front();
-    Operation op(n);
-    std::vector<Output> out_grads(n->num_outputs());
-    bool any = false;
-    for (int i = 0; i < n->num_outputs(); ++i) {
-      auto it = grads.find(Output(n, i));
-      if (it == grads.end()) continue;
-      out_grads[i] = Aggregate(it->second);
-      it->second = {out_grads[i]};
-      any = any || out_grads[i].valid();
-    }
-    std::vector<Output> in_grads(n->num_inputs());
-    const bool wanted = any && n->num_inputs() > 0 &&
-                        !registry.IsNotDifferentiable(n->type_string());
-    if (wanted) {
-      const GradFn* fn = registry.Lookup(n->type_string());
-      if (fn == nullptr) {
-        throw errors::LookupError(
-            StrCat("No gradient defined for operation '", n->name(),
-                   "' (op type: ", n->type_string(), ")"));
-      }
-      // A float output no gradient reached gets zeros ("zeros_like"), so
-      // that gradient functions see a tensor for each one.
-      for (int i = 0; i < n->num_outputs(); ++i) {
-        if (!out_grads[i].valid() && IsDifferentiableType(n->output_type(i))) {
-          out_grads[i] = zeros_like(Output(n, i));
-        }
-      }
-      name_scope op_scope(StrCat(n->name(), "_grad"));
-      in_grads = (*fn)(op, out_grads);
-      MINITF_CHECK(static_cast<int>(in_grads.size()) == n->num_inputs());
-      const auto valid =
-          std::count_if(in_grads.begin(), in_grads.end(),
-                        [](const Output& g) { return g.valid(); });
-      if (gate_gradients && valid > 1) {
-        device_scope no_device(nullptr);
-        colocate_with no_colocation(Operation(), /*ignore_existing=*/true);
-        in_grads = Tuple(in_grads);
-      }
-    }
+    const std::vector<Output> in_grads = BackpropOp(n, gate_gradients, &grads);
     for (int i = 0; i < n->num_inputs(); ++i) {
       const Output& in = n->input(i);
       if (!between.contains(in.node())) continue;
@@ -260,7 +290,6 @@ std::vector<Output> gradients(const std::vector<Output>& ys,
       if (--pending[in.node()] == 0) ready.push_back(in.node());
     }
   }
-
   // 4. Sum what reached each x.
   std::vector<Output> result;
   for (const Output& x : xs) {
