@@ -190,7 +190,9 @@ Status ImportCollection(const std::string& key, const CollectionDef& def,
 
 StatusOr<MetaGraphDef> ExportMetaGraph(const Graph& graph, const Saver* saver) {
   MetaGraphDef meta;
-  meta.mutable_meta_info_def()->set_tensorflow_version("minitf");
+  // tensorflow_version stays empty: TensorFlow parses it as a release
+  // number, and reads an empty one as "VariableDefs say if trainable".
+  meta.mutable_meta_info_def();
   GraphDef* gd = meta.mutable_graph_def();
   TF_RETURN_IF_ERROR(ToGraphDef(graph, gd));
   if (saver != nullptr) {
@@ -245,6 +247,15 @@ Status ImportMetaGraph(const MetaGraphDef& meta_graph,
                                   return n.name().rfind(s, 0) == 0;
                                 }),
                  nodes->end());
+  }
+  // TensorFlow 2.x marks the MatMuls of a gradient with grad_a and grad_b,
+  // hints to its own optimizers that change no value; TensorFlow 1.x's
+  // MatMul, and minitf's, have no such attrs.
+  for (NodeDef& n : *gd.mutable_node()) {
+    if (n.op() == "MatMul") {
+      n.mutable_attr()->erase("grad_a");
+      n.mutable_attr()->erase("grad_b");
+    }
   }
   ImportGraphDefOptions options;
   options.prefix = import_scope;
