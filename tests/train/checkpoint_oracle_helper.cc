@@ -10,7 +10,7 @@
 //       and "Placeholder_1:0") as "accuracy 0.8123"
 //   checkpoint_oracle_helper events DIR
 //       a FileWriter in DIR with the graph, and three steps of a scalar
-//       "loss" (1.5, 0.75, 0.375) and a histogram "weights"
+//       "loss" (1.5, 0.75, 0.375) and a histogram "weights" of variable "w"
 //
 // Exit status 1, with the error's name and text, when minitf refuses a file.
 #include <minitf/minitf.h>
@@ -61,7 +61,7 @@ int Evaluate(const std::string& meta, const std::string& prefix) {
 
 int Events(const std::string& dir) {
   auto loss = tf::placeholder(tf::float32, {}, "loss_value");
-  auto w = tf::Variable(tf::Tensor({0.5f, -1.f, 2.f, 3.5f}), "weights");
+  auto w = tf::Variable(tf::Tensor({0.5f, -1.f, 2.f, 3.5f}), "w");
   tf::summary::scalar("loss", loss);
   tf::summary::histogram("weights", w);
   auto merged = tf::summary::merge_all();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "file_test_util.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
@@ -21,31 +22,12 @@
 namespace minitf::train {
 namespace {
 namespace fs = std::filesystem;
+using testing::ErrorOf;
+using testing::WriteFile;
+
+std::string TestDir() { return testing::TestDir("meta_graph_test"); }
 
 const std::string kTfDir = MINITF_TF_CHECKPOINTS_DIR;
-
-std::string TestDir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir =
-      fs::path(::testing::TempDir()) / "meta_graph_test" / info->name();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-template <typename E, typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const NodeDef* FindNode(const GraphDef& gd, const std::string& name) {
   for (const NodeDef& n : gd.node()) {

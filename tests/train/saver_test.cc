@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "file_test_util.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/tensor/errors.h"
@@ -18,41 +19,15 @@
 namespace minitf::train {
 namespace {
 namespace fs = std::filesystem;
+using testing::ErrorOf;
+using testing::ReadFile;
+using testing::WriteFile;
 
-// A fresh folder per test: CTest runs the tests of this binary in parallel.
-std::string TestDir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir =
-      fs::path(::testing::TempDir()) / "saver_test" / info->name();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+std::string TestDir() { return testing::TestDir("saver_test"); }
 
 std::vector<float> Values(const Tensor& t) {
   const float* p = t.data<float>();
   return std::vector<float>(p, p + t.NumElements());
-}
-
-template <typename E, typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "";
 }
 
 bool HasTmpFile(const std::string& dir) {

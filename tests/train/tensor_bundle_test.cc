@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../graph/memory_probe.h"
+#include "file_test_util.h"
 #include "minitf/graph/proto_convert.h"
 #include "minitf/tensor/allocator.h"
 #include "minitf/tensor/errors.h"
@@ -19,28 +20,13 @@
 namespace minitf::train {
 namespace {
 namespace fs = std::filesystem;
+using testing::ErrorOf;
+using testing::ReadFile;
+using testing::WriteFile;
+
+std::string TestDir() { return testing::TestDir("tensor_bundle_test"); }
 
 const std::string kTfDir = MINITF_TF_CHECKPOINTS_DIR;
-
-std::string TestDir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir =
-      fs::path(::testing::TempDir()) / "tensor_bundle_test" / info->name();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
 
 // The tensors of TensorFlow's testdata/tf_checkpoints/model.ckpt, in the
 // order its Saver wrote them (sorted by name).
