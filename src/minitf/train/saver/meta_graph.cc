@@ -53,7 +53,6 @@ NodeDef* Node(GraphDef* gd, const std::string& name, const std::string& op,
 
 // TensorFlow's save and restore ops for `vars`, under the scope `s` ("save/"),
 // as tf.compat.v1.train.Saver builds them (the variables sorted by name).
-// --8<-- [start:tf_save_nodes]
 void AddTensorFlowSaveNodes(std::vector<Variable> vars, const std::string& s,
                             GraphDef* gd) {
   std::sort(vars.begin(), vars.end(), [](const Variable& a, const Variable& b) {
@@ -105,7 +104,6 @@ void AddTensorFlowSaveNodes(std::vector<Variable> vars, const std::string& s,
   }
   Node(gd, s + "restore_all", "NoOp", assigns);
 }
-// --8<-- [end:tf_save_nodes]
 
 // A collection as TensorFlow writes it, or false when an item is of a kind
 // it does not serialize.

@@ -224,7 +224,6 @@ std::string TableBuilder::Finish() {
   return std::move(out_);
 }
 
-// --8<-- [start:read_table]
 Status ReadTable(std::string_view bytes, const std::string& path,
                  std::vector<std::pair<std::string, std::string>>* entries) {
   const BlockReader reader(bytes, path);
@@ -266,6 +265,5 @@ Status ReadTable(std::string_view bytes, const std::string& path,
   }
   return Status::OK();
 }
-// --8<-- [end:read_table]
 
 }  // namespace minitf::train
