@@ -17,6 +17,7 @@
 #include "minitf/tensor/errors.h"
 #include "minitf/train/optimizers/gradient_descent.h"
 #include "minitf/train/saver/saver.h"
+#include "minitf/train/summary/summary_ops.h"
 #include "minitf/train/variables.h"
 
 namespace minitf::train {
@@ -50,6 +51,7 @@ std::string SaveModel(const std::string& dir, std::vector<float>* want) {
   auto train = GradientDescentOptimizer(0.1f).minimize(loss, &step);
   add_to_collection("loss", loss);
   add_to_collection(GraphKeys::TRAIN_OP, train);
+  summary::scalar("loss", loss);  // the summaries collection
   Saver saver;
   Session sess;
   sess.run(global_variables_initializer());
@@ -75,6 +77,9 @@ TEST(MetaGraphTest, MinitfReadsItsOwnMetaGraphWithCollections) {
   ASSERT_EQ(get_collection<Output>("loss").size(), 1u);
   EXPECT_EQ(get_collection<Output>("loss")[0].name(), "loss:0");
   ASSERT_EQ(get_collection<Operation>(GraphKeys::TRAIN_OP).size(), 1u);
+  ASSERT_EQ(get_collection<Output>(GraphKeys::SUMMARIES).size(), 1u);
+  EXPECT_EQ(get_collection<Output>(GraphKeys::SUMMARIES)[0].op().type(),
+            "ScalarSummary");
   Session sess;
   saver->restore(sess, prefix);
   const Tensor y =

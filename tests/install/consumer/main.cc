@@ -43,7 +43,7 @@ int main() {
     // that runs the graph there over gRPC.
     tf::train::Server server = tf::train::Server::create_local_server();
     tf::Session remote(tf::SessionOptions{.target = server.target()});
-    std::cout << "c on " << server.target().substr(0, 17) << ":\n"
+    std::cout << "c on " << server.target().substr(0, 16) << ":\n"
               << remote.run(c) << "\n";
 #endif
   } catch (const std::exception& e) {
