@@ -154,28 +154,6 @@ TEST(MetaGraphTest, MissingAndForeignFiles) {
             std::string::npos);
 }
 
-TEST(MetaGraphTest, AStateFileNamingAMissingCheckpoint) {
-  const std::string dir = TestDir();
-  // TensorFlow's state file, timestamps included, naming a checkpoint that
-  // is gone: latest_checkpoint is None, and restoring it is NotFound.
-  WriteFile(dir + "/checkpoint",
-            "model_checkpoint_path: \"gone\"\n"
-            "all_model_checkpoint_paths: \"gone\"\n"
-            "all_model_checkpoint_timestamps: 1795866354.06\n"
-            "last_preserved_timestamp: 1795866350.5\n");
-  ASSERT_TRUE(get_checkpoint_state(dir).has_value());
-  EXPECT_EQ(get_checkpoint_state(dir)->model_checkpoint_path, "gone");
-  EXPECT_EQ(latest_checkpoint(dir), std::nullopt);
-  Graph g;
-  graph_scope use(g);
-  Variable w(0.0f, "weight");
-  Saver saver;
-  Session sess;
-  EXPECT_EQ(ErrorOf<errors::NotFoundError>(
-                [&] { saver.restore(sess, dir + "/gone"); }),
-            "Failed to find any matching files for " + dir + "/gone");
-}
-
 TEST(MetaGraphTest, AShapeThatDisagreesNamesTheVariableAndCheckpoint) {
   Graph g;
   graph_scope use(g);

@@ -166,6 +166,16 @@ TEST(SaverTest, AStateFileThatIsNotOneIsDataLossNamingIt) {
 
 TEST(SaverTest, MissingCheckpointIsNotFoundNamingThePath) {
   const std::string dir = TestDir();
+  // TensorFlow's state file, timestamps included, naming a checkpoint that
+  // is gone: latest_checkpoint is None, and restoring it is NotFound.
+  WriteFile(dir + "/checkpoint",
+            "model_checkpoint_path: \"model.ckpt-7\"\n"
+            "all_model_checkpoint_paths: \"model.ckpt-7\"\n"
+            "all_model_checkpoint_timestamps: 1795866354.06\n"
+            "last_preserved_timestamp: 1795866350.5\n");
+  ASSERT_TRUE(get_checkpoint_state(dir).has_value());
+  EXPECT_EQ(get_checkpoint_state(dir)->model_checkpoint_path, "model.ckpt-7");
+  EXPECT_EQ(latest_checkpoint(dir), std::nullopt);
   Graph g;
   graph_scope use(g);
   Variable w(0.0f, "weight");
