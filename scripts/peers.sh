@@ -3,7 +3,7 @@
 # Debian's python3 outside the tracked files (.peers/, or $MINITF_PEERS_DIR).
 # TensorFlow is the oracle: the oracle tests (CTest label "oracle") run each
 # seed program's Python twin under tf.compat.v1 and compare it with minitf's
-# C++ program. PyTorch is the benchmarks' peer. Neither README command needs
+# C++ program, and TensorBoard's reader loads minitf's event files. PyTorch is the benchmarks' peer. Neither README command needs
 # them; without them the oracle tests are skipped, saying so.
 #   scripts/peers.sh      (about 3.5 GB download; safe to run again)
 set -euo pipefail
@@ -14,6 +14,9 @@ source "$(dirname "$0")/common.sh"
 # sessions and names.
 readonly TENSORFLOW="tensorflow-cpu==2.21.0"
 readonly TORCH="torch==2.15.0"
+# TensorBoard's reader of event files (EventAccumulator), which the
+# checkpoint oracle loads minitf's event files with.
+readonly TENSORBOARD="tensorboard==2.21.0"
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
@@ -30,8 +33,8 @@ if [[ ! -x "$MINITF_PEERS_DIR/bin/python" ]]; then
 fi
 pip=("$MINITF_PEERS_DIR/bin/python" -m pip install -q --disable-pip-version-check)
 
-echo "peers: installing $TENSORFLOW"
-"${pip[@]}" "$TENSORFLOW"
+echo "peers: installing $TENSORFLOW and $TENSORBOARD"
+"${pip[@]}" "$TENSORFLOW" "$TENSORBOARD"
 
 # PyPI's torch wheel is the CUDA build: it declares about 3 GB of NVIDIA
 # libraries (cuda-toolkit, nvidia-cudnn-cu13, nccl, nvshmem, triton). Leaving

@@ -71,4 +71,14 @@ if(EXISTS "${prefix}/include/minitf/device")
   # The placement log's line for the matmul: a DirectSession placed it.
   expect("MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0\n")
 endif()
+# Every layer built is installed, each with its headers.
+foreach(layer tensor graph train device gpu towers distributed)
+  if(EXISTS "${BUILD_DIR}/src/${layer}" AND NOT EXISTS "${prefix}/include/minitf/${layer}")
+    message(FATAL_ERROR "layer ${layer} was built but not installed")
+  endif()
+endforeach()
+if(EXISTS "${prefix}/include/minitf/distributed")
+  # The consumer linked layer 7 and ran the matmul on its gRPC server.
+  expect("c on grpc://localhost:\n[[22. 28.]\n [49. 64.]]\n")
+endif()
 message(STATUS "the installed package works:\n${out}")

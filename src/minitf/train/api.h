@@ -6,7 +6,8 @@
 // formats (checkpoints, event files) are guarded by, the TFRecord framing,
 // the summaries TensorBoard reads, and the MNIST input of TF's tutorials
 // (IDX files, read_data_sets, next_batch), tf::gradients with its gradient
-// registry and checker, and tf::train::Saver with its checkpoint format.
+// registry and checker, and tf::train::Saver with TensorFlow's checkpoint
+// format and meta graphs (tensor_bundle.h, meta_graph.h).
 //
 //   auto w = tf::Variable(0.0f, "weight");
 //   tf::Session sess;
@@ -30,8 +31,11 @@
 #include "minitf/train/optimizers/momentum.h"
 #include "minitf/train/optimizers/optimizer.h"
 #include "minitf/train/optimizers/rmsprop.h"
-#include "minitf/train/saver/checkpoint_format.h"
+#include "minitf/train/saver/atomic_file.h"
+#include "minitf/train/saver/meta_graph.h"
 #include "minitf/train/saver/saver.h"
+#include "minitf/train/saver/table.h"
+#include "minitf/train/saver/tensor_bundle.h"
 #include "minitf/train/summary/file_writer.h"
 #include "minitf/train/summary/histogram.h"
 #include "minitf/train/summary/summary_ops.h"

@@ -88,6 +88,18 @@ Variable::Variable(const std::string& name, bool trainable,
 }
 // --8<-- [end:variable_init]
 
+Variable Variable::FromNodes(Output variable, Operation initializer,
+                             Output snapshot, Output initial_value,
+                             bool trainable) {
+  Variable v;
+  v.variable_ = variable;
+  v.initializer_ = initializer;
+  v.snapshot_ = snapshot;
+  v.initial_value_ = initial_value;
+  v.trainable_ = trainable;
+  return v;
+}
+
 Output Variable::assign(Output value, bool use_locking,
                         const std::string& name) const {
   return minitf::assign(variable_, value, /*validate_shape=*/true, use_locking,

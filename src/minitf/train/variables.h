@@ -67,6 +67,15 @@ class Variable {
            const std::vector<std::string>& collections = {
                GraphKeys::GLOBAL_VARIABLES});
 
+  /// A Variable over nodes already in a graph, as TensorFlow's
+  /// Variable(variable_def=...) rebuilds one from a meta graph's VariableDef
+  /// (import_meta_graph): its VariableV2 output, the op that initializes it,
+  /// the Identity that reads it and its initial value. Adds it to no
+  /// collection. REQUIRES: the nodes are what those names say.
+  static Variable FromNodes(Output variable, Operation initializer,
+                            Output snapshot, Output initial_value,
+                            bool trainable);
+
   bool valid() const { return variable_.valid(); }
   /// "weight:0", as TensorFlow names a variable by its tensor.
   std::string name() const { return variable_.name(); }

@@ -1,5 +1,6 @@
 // A program built against an installed minitf (see CMakeLists.txt): seed
-// 001's matmul, and one gradient descent step on a variable.
+// 001's matmul, and one gradient descent step on a variable; with layer 7,
+// the matmul again on a gRPC server in this process.
 //
 // Nothing in this file names the ops, kernels and gradient functions it
 // needs: each registers itself from a static initialiser in its layer's
@@ -37,6 +38,14 @@ int main() {
     sess.run(train_op);
     tf::Tensor stepped = sess.run(w);
     std::cout << "w after one step: " << stepped << "\n";
+#ifdef MINITF_CONSUMER_DISTRIBUTED
+    // Layer 7: a one-task cluster on a port the system picks, and a session
+    // that runs the graph there over gRPC.
+    tf::train::Server server = tf::train::Server::create_local_server();
+    tf::Session remote(tf::SessionOptions{.target = server.target()});
+    std::cout << "c on " << server.target().substr(0, 16) << ":\n"
+              << remote.run(c) << "\n";
+#endif
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

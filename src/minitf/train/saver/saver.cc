@@ -1,5 +1,9 @@
 #include "minitf/train/saver/saver.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -10,7 +14,10 @@
 #include "minitf/graph/scope.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/train/ops/state_ops.h"
-#include "minitf/train/saver/checkpoint_format.h"
+#include "minitf/train/proto/tensor_bundle.pb.h"
+#include "minitf/train/saver/atomic_file.h"
+#include "minitf/train/saver/meta_graph.h"
+#include "minitf/train/saver/tensor_bundle.h"
 
 namespace minitf::train {
 namespace fs = std::filesystem;
@@ -32,40 +39,33 @@ std::string Relative(const std::string& prefix, const std::string& dir) {
 }  // namespace
 
 std::string CheckpointStateToText(const CheckpointState& state) {
-  std::string text =
-      StrCat(kLatestField, "\"", state.model_checkpoint_path, "\"\n");
+  proto::CheckpointState message;
+  message.set_model_checkpoint_path(state.model_checkpoint_path);
   for (const std::string& p : state.all_model_checkpoint_paths) {
-    text += StrCat(kAllField, "\"", p, "\"\n");
+    message.add_all_model_checkpoint_paths(p);
   }
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(message, &text);
   return text;
 }
 
 std::optional<CheckpointState> get_checkpoint_state(const std::string& dir) {
   const std::string path = (fs::path(dir) / "checkpoint").string();
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  CheckpointState state;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    auto quoted = [&](std::string_view field, std::string* out) {
-      if (line.rfind(field, 0) != 0 || line.size() < field.size() + 2 ||
-          line[field.size()] != '"' || line.back() != '"') {
-        return false;
-      }
-      *out = line.substr(field.size() + 1, line.size() - field.size() - 2);
-      return true;
-    };
-    std::string value;
-    if (quoted(kLatestField, &value)) {
-      state.model_checkpoint_path = value;
-    } else if (quoted(kAllField, &value)) {
-      state.all_model_checkpoint_paths.push_back(value);
-    } else {
-      errors::ThrowIfError(errors::DataLoss(
-          "Unable to parse checkpoint state file ", path, ": \"", line, "\""));
-    }
+  std::stringstream text;
+  text << in.rdbuf();
+  proto::CheckpointState message;
+  if (!google::protobuf::TextFormat::ParseFromString(text.str(), &message)) {
+    errors::ThrowIfError(
+        errors::DataLoss("Unable to parse checkpoint state file ", path,
+                         ": not a CheckpointState in the text format"));
   }
+  CheckpointState state;
+  state.model_checkpoint_path = message.model_checkpoint_path();
+  state.all_model_checkpoint_paths.assign(
+      message.all_model_checkpoint_paths().begin(),
+      message.all_model_checkpoint_paths().end());
   return state;
 }
 
@@ -74,7 +74,7 @@ std::optional<std::string> latest_checkpoint(const std::string& dir) {
   if (!state || state->model_checkpoint_path.empty()) return std::nullopt;
   fs::path prefix(state->model_checkpoint_path);
   if (prefix.is_relative()) prefix = fs::path(dir) / prefix;
-  if (!fs::exists(CheckpointDataPath(prefix.string()))) return std::nullopt;
+  if (!fs::exists(BundleIndexPath(prefix.string()))) return std::nullopt;
   return prefix.string();
 }
 
@@ -84,6 +84,7 @@ Saver::Saver(const std::vector<Variable>& var_list, int max_to_keep)
     errors::ThrowIfError(errors::InvalidArgument("No variables to save"));
   }
   name_scope scope("save");
+  scope_ = scope.name();
   std::vector<Operation> assigns;
   for (const Variable& v : var_list_) {
     const Output value = placeholder(v.dtype(), v.shape(), "restore_value");
@@ -95,8 +96,20 @@ Saver::Saver(const std::vector<Variable>& var_list, int max_to_keep)
   restore_all_ = group(assigns, "restore_all");
 }
 
+proto::SaverDef Saver::saver_def() const {
+  proto::SaverDef def;
+  def.set_filename_tensor_name(scope_ + "Const:0");
+  def.set_save_tensor_name(scope_ + "control_dependency:0");
+  def.set_restore_op_name(scope_ + "restore_all");
+  def.set_max_to_keep(max_to_keep_);
+  def.set_keep_checkpoint_every_n_hours(10000.0f);
+  def.set_version(proto::SaverDef::V2);
+  return def;
+}
+
 std::string Saver::save(Session& sess, const std::string& save_path,
-                        std::optional<int64_t> global_step) {
+                        std::optional<int64_t> global_step,
+                        bool write_meta_graph) {
   const std::string prefix =
       global_step ? StrCat(save_path, "-", *global_step) : save_path;
   std::vector<Fetch> fetches;
@@ -108,11 +121,19 @@ std::string Saver::save(Session& sess, const std::string& save_path,
   }
   // The data first, the state file that points at it last: a crash between
   // them leaves the state file naming the previous, complete checkpoint.
-  errors::ThrowIfError(WriteFileAtomically(CheckpointDataPath(prefix),
-                                           EncodeCheckpoint(tensors)));
-  const GraphDef graph_def = errors::ValueOrThrow(ToGraphDef(*sess.graph()));
-  errors::ThrowIfError(WriteFileAtomically(
-      prefix + ".meta", errors::ValueOrThrow(SerializeGraphDef(graph_def))));
+  errors::ThrowIfError(WriteBundle(prefix, tensors));
+  if (write_meta_graph) {
+    const MetaGraphDef meta =
+        errors::ValueOrThrow(ExportMetaGraph(*sess.graph(), this));
+    std::string bytes;
+    {
+      google::protobuf::io::StringOutputStream stream(&bytes);
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      meta.SerializeToCodedStream(&coded);
+    }
+    errors::ThrowIfError(WriteFileAtomically(prefix + ".meta", bytes));
+  }
 
   std::erase(last_checkpoints_, prefix);
   last_checkpoints_.push_back(prefix);
@@ -133,43 +154,44 @@ std::string Saver::save(Session& sess, const std::string& save_path,
   // Deleted only once the state file no longer names them.
   for (const std::string& p : dropped) {
     std::error_code ignored;
-    fs::remove(CheckpointDataPath(p), ignored);
+    fs::remove(BundleDataPath(p, 0, 1), ignored);
+    fs::remove(BundleIndexPath(p), ignored);
     fs::remove(p + ".meta", ignored);
   }
   return prefix;
 }
 
 void Saver::restore(Session& sess, const std::string& save_path) {
-  const std::string path = CheckpointDataPath(save_path);
-  if (!fs::exists(path)) {
+  if (!fs::exists(BundleIndexPath(save_path))) {
     errors::ThrowIfError(
         errors::NotFound("Failed to find any matching files for ", save_path));
   }
   std::vector<NamedTensor> tensors;
-  errors::ThrowIfError(ReadCheckpoint(path, &tensors));
+  errors::ThrowIfError(ReadBundle(save_path, &tensors));
   FeedDict feeds;
   for (size_t i = 0; i < var_list_.size(); ++i) {
     const Variable& v = var_list_[i];
     const std::string key = v.op().name();
-    const auto it =
-        std::find_if(tensors.begin(), tensors.end(),
-                     [&](const NamedTensor& t) { return t.first == key; });
-    if (it == tensors.end()) {
+    const auto it = std::lower_bound(
+        tensors.begin(), tensors.end(), key,
+        [](const NamedTensor& t, const std::string& k) { return t.first < k; });
+    if (it == tensors.end() || it->first != key) {
       errors::ThrowIfError(errors::NotFound(
           "Key ", key, " not found in checkpoint ", save_path));
     }
     const Tensor& value = it->second;
     if (value.dtype() != v.dtype()) {
       errors::ThrowIfError(errors::InvalidArgument(
-          "Restoring variable ", key, ": dtype ", DataTypeString(v.dtype()),
-          " in the graph but ", DataTypeString(value.dtype()),
-          " in checkpoint ", save_path));
+          "Restoring variable ", key, " from checkpoint ", save_path,
+          ": dtype ", DataTypeString(v.dtype()), " in the graph but ",
+          DataTypeString(value.dtype()), " in the checkpoint"));
     }
     if (value.shape() != v.shape()) {
       errors::ThrowIfError(errors::InvalidArgument(
-          "Restoring variable ", key, ": shape ", v.shape().DebugString(),
-          " in the graph but ", value.shape().DebugString(), " in checkpoint ",
-          save_path));
+          "Restoring variable ", key, " from checkpoint ", save_path,
+          ": Assign requires shapes of both tensors to match. lhs shape= ",
+          v.shape().DebugString(),
+          " rhs shape= ", value.shape().DebugString()));
     }
     feeds.emplace_back(restore_values_[i], value);
   }
