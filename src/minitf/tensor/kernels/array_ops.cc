@@ -149,8 +149,8 @@ StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape) {
 }
 
 // out:[x.shape[perm[0]], ..., x.shape[perm[r-1]]], out[i0..ir] = x[i at perm].
-StatusOr<Tensor> Transpose(const Tensor& x,
-                           const std::optional<std::vector<int>>& perm_arg) {
+StatusOr<TransposePlan> PlanTranspose(
+    const Tensor& x, const std::optional<std::vector<int>>& perm_arg) {
   TF_RETURN_IF_ERROR(CheckInitialized(x, "Transpose", "its input"));
   const int rank = x.dims();
   std::vector<int> perm(rank);
@@ -165,13 +165,13 @@ StatusOr<Tensor> Transpose(const Tensor& x,
                                    perm.size());
   }
   std::vector<bool> seen(rank, false);
-  TensorShape out_shape;
+  TransposePlan plan;
   for (int d : perm) {
     if (d < 0 || d >= rank) {
       return errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")");
     }
     seen[d] = true;
-    out_shape.AddDim(x.dim_size(d));
+    plan.out_shape.AddDim(x.dim_size(d));
   }
   for (int i = 0; i < rank; ++i) {
     if (!seen[i]) {
@@ -179,7 +179,6 @@ StatusOr<Tensor> Transpose(const Tensor& x,
                                      "}.");
     }
   }
-  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), out_shape));
 
   // --8<-- [start:transpose_simplify]
   // Simplify first, as the reductions do: size-1 axes move no data, and input
@@ -219,16 +218,23 @@ StatusOr<Tensor> Transpose(const Tensor& x,
   // --8<-- [end:transpose_simplify]
 
   const std::vector<int64_t> in_strides = Strides(in_dims);
-  std::vector<int64_t> counts(runs.size());
-  std::vector<int64_t> strides(runs.size());
   for (size_t j = 0; j < runs.size(); ++j) {
-    counts[j] = in_dims[merged_perm[j]];
-    strides[j] = in_strides[merged_perm[j]];
+    plan.counts.push_back(in_dims[merged_perm[j]]);
+    plan.strides.push_back(in_strides[merged_perm[j]]);
   }
+  return plan;
+}
+
+StatusOr<Tensor> Transpose(const Tensor& x,
+                           const std::optional<std::vector<int>>& perm) {
+  TF_ASSIGN_OR_RETURN(TransposePlan plan, PlanTranspose(x, perm));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
+  const std::vector<int64_t>& counts = plan.counts;
+  const std::vector<int64_t>& strides = plan.strides;
   SwitchDType(x.dtype(), [&]<typename T>() {
     const T* src = x.data<T>();
     T* dst = out.data<T>();
-    if (runs.size() <= 1) {  // Nothing moves: the identity permutation.
+    if (counts.size() <= 1) {  // Nothing moves: the identity permutation.
       std::copy_n(src, x.NumElements(), dst);
       return;
     }
@@ -251,7 +257,7 @@ StatusOr<Tensor> Transpose(const Tensor& x,
   return out;
 }
 
-StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
+StatusOr<ConcatPlan> PlanConcat(const std::vector<Tensor>& values, int axis) {
   TF_RETURN_IF_ERROR(CheckSameDType(values, "ConcatOp"));
   const TensorShape& first = values[0].shape();
   const int rank = first.dims();
@@ -265,7 +271,8 @@ StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
         ", ", rank, "), but got ", axis);
   }
   if (axis < 0) axis += rank;
-  TensorShape out_shape = first;
+  ConcatPlan plan;
+  plan.out_shape = first;
   int64_t axis_total = 0;
   for (size_t i = 0; i < values.size(); ++i) {
     const TensorShape& s = values[i].shape();
@@ -282,24 +289,16 @@ StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
       }
     }
     axis_total += s.dim_size(axis);
+    plan.chunks.push_back(Product(std::span(s.dim_sizes()).subspan(axis)));
   }
-  out_shape.set_dim(axis, axis_total);
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(values[0].dtype(), out_shape));
+  plan.out_shape.set_dim(axis, axis_total);
   // Each input is [outer, its own chunk]: the output row `o` is the inputs'
   // rows `o` laid end to end.
-  const int64_t outer = Product(std::span(first.dim_sizes()).first(axis));
-  std::vector<int64_t> chunks;
-  for (const Tensor& v : values) {
-    chunks.push_back(Product(std::span(v.shape().dim_sizes()).subspan(axis)));
-  }
-  SwitchDType(out.dtype(), [&]<typename T>() {
-    InterleaveChunks<T>(values, chunks, outer, out.data<T>());
-  });
-  return out;
+  plan.outer = Product(std::span(first.dim_sizes()).first(axis));
+  return plan;
 }
 
-StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis) {
+StatusOr<ConcatPlan> PlanStack(const std::vector<Tensor>& values, int axis) {
   TF_RETURN_IF_ERROR(CheckSameDType(values, "Pack"));
   const TensorShape& first = values[0].shape();
   for (size_t i = 1; i < values.size(); ++i) {
@@ -317,20 +316,42 @@ StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis) {
   if (axis < 0) axis += out_rank;
   std::vector<int64_t> dims = first.dim_sizes();
   dims.insert(dims.begin() + axis, static_cast<int64_t>(values.size()));
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(values[0].dtype(), TensorShape(dims)));
   // Stacking is concatenating inputs that have a size-1 axis at `axis`.
-  const int64_t outer = Product(std::span(first.dim_sizes()).first(axis));
-  const std::vector<int64_t> chunks(
-      values.size(), Product(std::span(first.dim_sizes()).subspan(axis)));
+  ConcatPlan plan;
+  plan.out_shape = TensorShape(dims);
+  plan.outer = Product(std::span(first.dim_sizes()).first(axis));
+  plan.chunks.assign(values.size(),
+                     Product(std::span(first.dim_sizes()).subspan(axis)));
+  return plan;
+}
+
+namespace {
+
+StatusOr<Tensor> Interleave(const std::vector<Tensor>& values,
+                            const ConcatPlan& plan) {
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(values[0].dtype(), plan.out_shape));
   SwitchDType(out.dtype(), [&]<typename T>() {
-    InterleaveChunks<T>(values, chunks, outer, out.data<T>());
+    InterleaveChunks<T>(values, plan.chunks, plan.outer, out.data<T>());
   });
   return out;
 }
 
-StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
-                       const std::vector<int64_t>& size) {
+}  // namespace
+
+StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
+  TF_ASSIGN_OR_RETURN(ConcatPlan plan, PlanConcat(values, axis));
+  return Interleave(values, plan);
+}
+
+StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis) {
+  TF_ASSIGN_OR_RETURN(ConcatPlan plan, PlanStack(values, axis));
+  return Interleave(values, plan);
+}
+
+StatusOr<SlicePlan> PlanSlice(const Tensor& x,
+                              const std::vector<int64_t>& begin,
+                              const std::vector<int64_t>& size) {
   TF_RETURN_IF_ERROR(CheckInitialized(x, "Slice", "its input"));
   const int rank = x.dims();
   if (static_cast<int>(begin.size()) != rank ||
@@ -353,23 +374,32 @@ StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
                                      dim - begin[i], "], but got ", size[i]);
     }
   }
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(x.dtype(), TensorShape(sizes)));
+  SlicePlan plan;
+  plan.out_shape = TensorShape(sizes);
+  plan.strides = Strides(x.shape().dim_sizes());
+  for (int i = 0; i < rank; ++i) plan.base += begin[i] * plan.strides[i];
+  return plan;
+}
+
+StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
+                       const std::vector<int64_t>& size) {
+  TF_ASSIGN_OR_RETURN(SlicePlan plan, PlanSlice(x, begin, size));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
   if (out.NumElements() == 0) return out;
   // The trailing axes that are taken whole, plus the last one that is not,
   // are one contiguous run in memory: copy it with one memcpy.
-  const std::vector<int64_t> strides = Strides(x.shape().dim_sizes());
+  const int rank = x.dims();
+  const std::vector<int64_t>& sizes = plan.out_shape.dim_sizes();
+  const std::vector<int64_t>& strides = plan.strides;
   int run_axis = rank - 1;
   while (run_axis > 0 && sizes[run_axis] == x.dim_size(run_axis)) --run_axis;
   const int64_t run = rank == 0 ? 1 : sizes[run_axis] * strides[run_axis];
-  int64_t base = 0;
-  for (int i = 0; i < rank; ++i) base += begin[i] * strides[i];
   SwitchDType(x.dtype(), [&]<typename T>() {
     const T* src = x.data<T>();
     T* dst = out.data<T>();
     ForEachOffset(
         std::span(sizes).first(std::max(run_axis, 0)),
-        std::span(strides).first(std::max(run_axis, 0)), base,
+        std::span(strides).first(std::max(run_axis, 0)), plan.base,
         [&](int64_t offset) { dst = std::copy_n(src + offset, run, dst); });
   });
   return out;
