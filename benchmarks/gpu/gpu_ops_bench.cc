@@ -37,13 +37,13 @@
 #include <tuple>
 #include <vector>
 
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/stream_executor.h"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/stream_executor/stream_executor.h"
 #include "minitf/graph/api.h"
 #include "results.h"
 #include "timing.h"  // BestSeconds
 #if MINITF_WITH_CUDA
-#include "minitf/gpu/cuda/cuda_stream_executor.h"
+#include "minitf/gpu/stream_executor/cuda_stream_executor.h"
 #endif
 
 namespace tf = minitf;

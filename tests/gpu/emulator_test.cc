@@ -306,5 +306,30 @@ TEST_F(EmulatorTest, TheDeviceAndItsErrorsAreCudas) {
                "unrecognized error code");
 }
 
+// The calls a StreamExecutor makes that only a real GPU distinguishes
+// (stream_executor/runtime_stream_executor.h): the flags are taken, the
+// device sits on no PCI bus.
+TEST_F(EmulatorTest, TheStreamExecutorsRuntimeCallsAnswerAsCudas) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+            cudaSuccess);
+  cudaEvent_t event = nullptr;
+  ASSERT_EQ(cudaEventCreateWithFlags(&event, cudaEventDisableTiming),
+            cudaSuccess);
+  EXPECT_EQ(cudaEventRecord(event, stream), cudaSuccess);
+  EXPECT_EQ(cudaEventSynchronize(event), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(event), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  char bus_id[32];
+  ASSERT_EQ(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0), cudaSuccess);
+  EXPECT_STREQ(bus_id, "emulated");
+  char short_id[4];
+  ASSERT_EQ(cudaDeviceGetPCIBusId(short_id, sizeof short_id, 0), cudaSuccess);
+  EXPECT_STREQ(short_id, "emu");
+  EXPECT_EQ(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 1),
+            cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidDevice);
+}
+
 }  // namespace
 }  // namespace minitf::gpu::emulator

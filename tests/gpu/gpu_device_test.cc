@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "device_memory_gpus.h"
 #include "device_test_util.h"
 #include "minitf/device/device_lib.h"
 #include "minitf/device/direct_session.h"
@@ -27,6 +28,8 @@
 namespace minitf::gpu {
 namespace {
 
+using minitf::gpu::testing::GpusWithDeviceMemory;
+using minitf::gpu::testing::ScopedGpuPlatform;
 using minitf::testing::CleanDeviceEnvironment;
 using minitf::testing::ScopedEnv;
 
@@ -257,72 +260,20 @@ TEST_F(EmulatedGpuTest, AGpuThatDoesNotExistIsAPlacementError) {
       << s;
 }
 
-// Host memory that says the CPU cannot read it, as a real GPU's memory.
-class MemoryTheCpuMayNotRead final : public SubAllocator {
- public:
-  void* Alloc(size_t alignment, size_t bytes) override {
-    return host_.Alloc(alignment, bytes);
-  }
-  void Free(void* ptr, size_t bytes) override { host_.Free(ptr, bytes); }
-  bool HostAccessible() const override { return false; }
-
- private:
-  HostSubAllocator host_;
-};
-
-// One "real" GPU: the emulator's streams over memory the CPU may not read.
-class OneGpuWithDeviceMemory final : public GpuPlatform {
- public:
-  int VisibleGpuCount() override { return 1; }
-  StatusOr<std::unique_ptr<Device>> CreateGpuDevice(
-      std::string name, int tf_gpu_id, int platform_gpu_id,
-      const GPUOptions& options) override {
-    std::unique_ptr<StreamExecutor> executor = NewEmulatedStreamExecutor();
-    TF_ASSIGN_OR_RETURN(GpuDescription d, executor->Describe());
-    TF_ASSIGN_OR_RETURN(
-        std::unique_ptr<BFCAllocator> bfc,
-        NewGpuBfcAllocator(tf_gpu_id,
-                           std::make_unique<MemoryTheCpuMayNotRead>(), options,
-                           64 << 20, 64 << 20, false));
-    TF_ASSIGN_OR_RETURN(
-        std::unique_ptr<GpuDevice> device,
-        GpuDevice::Create(std::move(name), platform_gpu_id, std::move(executor),
-                          bfc.release(), d, /*emulated=*/false));
-    return std::unique_ptr<Device>(std::move(device));
-  }
-  StatusOr<std::unique_ptr<Device>> CreateEmulatedGpuDevice(
-      std::string, int, int, int64_t, const GPUOptions&) override {
-    return errors::Unimplemented("not in this test");
-  }
-};
-
-// Puts a platform in for one test and the linked one back after it.
-class ScopedGpuPlatform {
- public:
-  explicit ScopedGpuPlatform(GpuPlatform* platform)
-      : linked_(GetGpuPlatform()) {
-    SetGpuPlatform(platform);
-  }
-  ~ScopedGpuPlatform() { SetGpuPlatform(linked_); }
-
- private:
-  GpuPlatform* const linked_;
-};
-
 // On a GPU whose memory the CPU cannot read, an op without a GPU kernel
-// whose CPU kernel reads its float input there (Transpose) is refused with
-// a typed error naming the op.
+// whose CPU kernel reads its float input there (AddN) is refused with a
+// typed error naming the op.
 TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesACpuKernelThatReadsIt) {
-  OneGpuWithDeviceMemory platform;
+  GpusWithDeviceMemory platform(1);
   ScopedGpuPlatform use_platform(&platform);
   auto graph = std::make_shared<Graph>();
   graph_scope use(*graph);
   Output y;
   {
     device_scope on("/gpu:0");
-    y = transpose(
-        constant(Tensor::FromVector<float>({1, 2, 3, 4}, {2, 2}).value(), "x"),
-        std::vector<int>{1, 0}, "y");
+    Output x =
+        constant(Tensor::FromVector<float>({1, 2, 3, 4}, {2, 2}).value(), "x");
+    y = add_n({x, x}, "y");
   }
   auto session = DirectSession::Create(SessionOptions{}, graph);
   Status s = session.status();
@@ -330,7 +281,7 @@ TEST_F(EmulatedGpuTest, AGpuWithDeviceMemoryRefusesACpuKernelThatReadsIt) {
   if (s.ok()) s = session.value()->Run({}, {y.name()}, {}, &out);
   EXPECT_EQ(s.code(), error::UNIMPLEMENTED) << s;
   EXPECT_NE(s.message().find(
-                "No GPU kernel for 'Transpose' (node y) on "
+                "No GPU kernel for 'AddN' (node y) on "
                 "/job:localhost/replica:0/task:0/device:GPU:0: minitf runs "
                 "this op there with the CPU's kernel, which needs memory the "
                 "CPU can read, as virtual and emulated GPUs have"),
@@ -356,7 +307,7 @@ int64_t BytesCopied(const DirectSession& session, const std::string& from,
 // read without a copy: the GPU keeps it in host memory, where it arrives
 // (the fed shape) and where the GPU's Shape makes it (the fetched shape).
 TEST_F(EmulatedGpuTest, Int32CrossesToAndFromAGpuWithDeviceMemoryUncopied) {
-  OneGpuWithDeviceMemory platform;
+  GpusWithDeviceMemory platform(1);
   ScopedGpuPlatform use_platform(&platform);
   auto graph = std::make_shared<Graph>();
   graph_scope use(*graph);
@@ -391,7 +342,7 @@ TEST_F(EmulatedGpuTest, Int32CrossesToAndFromAGpuWithDeviceMemoryUncopied) {
 // Fill's value lies in the GPU's memory there (a Const copied in); the
 // kernel copies the scalar out before it launches.
 TEST_F(EmulatedGpuTest, FillReadsItsValueFromTheGpusMemory) {
-  OneGpuWithDeviceMemory platform;
+  GpusWithDeviceMemory platform(1);
   ScopedGpuPlatform use_platform(&platform);
   auto graph = std::make_shared<Graph>();
   graph_scope use(*graph);
@@ -412,7 +363,7 @@ TEST_F(EmulatedGpuTest, FillReadsItsValueFromTheGpusMemory) {
 // (a Cast from float to int32) cannot keep its output on the host: a typed
 // error naming the op and why.
 TEST_F(EmulatedGpuTest, AnInt32OutputFromDeviceMemoryIsUnimplemented) {
-  OneGpuWithDeviceMemory platform;
+  GpusWithDeviceMemory platform(1);
   ScopedGpuPlatform use_platform(&platform);
   auto graph = std::make_shared<Graph>();
   graph_scope use(*graph);
@@ -493,7 +444,7 @@ struct Trajectory {
 // Trains the model on /cpu:0 or on the one GPU of a GpuPlatform whose
 // memory the CPU may not read.
 Trajectory Train(bool on_gpu, bool mlp) {
-  OneGpuWithDeviceMemory platform;
+  GpusWithDeviceMemory platform(1);
   ScopedGpuPlatform use_platform(&platform);
   reset_default_graph();
   Model model(on_gpu ? "/gpu:0" : "/cpu:0", mlp);

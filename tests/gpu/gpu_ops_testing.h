@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "kernel_harness.h"
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/gpu_ops.h"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/tensor_ops.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/nn_ops.h"
 #include "minitf/graph/scope.h"
@@ -700,6 +700,170 @@ TEST_F(GpuOpsTest, BroadcastToMatchesTheCpuKernel) {
                 .message(),
             "Unable to broadcast tensor of shape [2,3] to tensor of shape "
             "[4,3]");
+}
+
+// --- the array ops that move data --------------------------------------------
+
+// Chapter 1's CPU kernels (array_ops.h) are the reference: every result is
+// exact, since nothing is computed, only copied.
+TEST_F(GpuOpsTest, TransposeMatchesTheCpuKernel) {
+  const std::vector<std::pair<TensorShape, std::vector<int>>> cases = {
+      {{}, {}},
+      {{7}, {0}},
+      {{2, 3}, {1, 0}},
+      {{2, 3}, {0, 1}},
+      {{1, 5}, {1, 0}},
+      {{2, 3, 4}, {2, 0, 1}},
+      {{2, 3, 4}, {0, 2, 1}},
+      {{2, 3, 4}, {1, 2, 0}},
+      {{2, 1, 3, 1, 2}, {4, 3, 2, 1, 0}},
+      {{0, 3}, {1, 0}},
+      {{257, 3}, {1, 0}},
+      {{3, kBig / 3}, {1, 0}},
+  };
+  uint32_t seed = 1300;
+  for (DType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}) {
+    for (const auto& [shape, perm] : cases) {
+      SCOPED_TRACE(Trace(dtype, shape));
+      const Tensor x = Random(dtype, shape, Domain::kAny, seed++);
+      const Tensor got =
+          OnGpu([&] { return Transpose(ctx(), ToDevice(x), perm).value(); });
+      EXPECT_TRUE(
+          Near(ToHost(got), kernels::Transpose(x, perm).value(), kExact));
+    }
+  }
+  const Tensor x = Random(DT_FLOAT, {2, 3}, Domain::kAny, 1);
+  for (const std::vector<int>& perm :
+       std::vector<std::vector<int>>{{0}, {0, 2}, {1, 1}}) {
+    EXPECT_EQ(OnGpu([&] { return Transpose(ctx(), ToDevice(x), perm); })
+                  .status()
+                  .ToString(),
+              kernels::Transpose(x, perm).status().ToString());
+  }
+  // Nine axes that no two neighbours merge: more than the gather's loops.
+  const Tensor nine = Random(DT_FLOAT, TensorShape(std::vector<int64_t>(9, 2)),
+                             Domain::kAny, 2);
+  EXPECT_EQ(
+      OnGpu([&] {
+        return Transpose(ctx(), ToDevice(nine), {8, 7, 6, 5, 4, 3, 2, 1, 0});
+      })
+          .status()
+          .code(),
+      error::UNIMPLEMENTED);
+}
+
+TEST_F(GpuOpsTest, ConcatAndStackMatchTheCpuKernels) {
+  struct Case {
+    std::vector<TensorShape> shapes;
+    int axis;
+  };
+  // Concat: along each axis, uneven parts, an empty part; Stack: the shapes
+  // alike, every axis of the output.
+  const std::vector<Case> concats = {
+      {{{3}, {4}}, 0},
+      {{{2, 3}, {2, 1}, {2, 4}}, 1},
+      {{{2, 3}, {5, 3}}, 0},
+      {{{2, 3}, {2, 3}}, -1},
+      {{{2, 3, 4}, {2, 2, 4}}, 1},
+      {{{2, 0}, {2, 3}}, 1},
+      {{{257}, {kBig}}, 0},
+  };
+  const std::vector<Case> stacks = {
+      {{{}, {}}, 0},         {{{3}, {3}, {3}}, 0},   {{{3}, {3}, {3}}, 1},
+      {{{2, 3}, {2, 3}}, 1}, {{{2, 3}, {2, 3}}, -1}, {{{0, 2}, {0, 2}}, 0},
+  };
+  uint32_t seed = 1400;
+  auto inputs = [&](DType dtype, const Case& c) {
+    std::vector<Tensor> host, device;
+    for (const TensorShape& shape : c.shapes) {
+      host.push_back(Random(dtype, shape, Domain::kAny, seed++));
+      device.push_back(ToDevice(host.back()));
+    }
+    return std::make_pair(host, device);
+  };
+  for (DType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}) {
+    for (const Case& c : concats) {
+      SCOPED_TRACE("Concat " + Trace(dtype, c.shapes[0]) + " axis " +
+                   std::to_string(c.axis));
+      auto [host, device] = inputs(dtype, c);
+      const Tensor got =
+          OnGpu([&] { return Concat(ctx(), device, c.axis).value(); });
+      EXPECT_TRUE(
+          Near(ToHost(got), kernels::Concat(host, c.axis).value(), kExact));
+    }
+    for (const Case& c : stacks) {
+      SCOPED_TRACE("Stack " + Trace(dtype, c.shapes[0]) + " axis " +
+                   std::to_string(c.axis));
+      auto [host, device] = inputs(dtype, c);
+      const Tensor got =
+          OnGpu([&] { return Stack(ctx(), device, c.axis).value(); });
+      EXPECT_TRUE(
+          Near(ToHost(got), kernels::Stack(host, c.axis).value(), kExact));
+    }
+  }
+  const Case bad_concats[] = {{{{2, 3}, {3, 3}}, 1},
+                              {{{2}, {2, 3}}, 0},
+                              {{{2}, {3}}, 1},
+                              {{{}, {}}, 0}};
+  for (const Case& c : bad_concats) {
+    auto [host, device] = inputs(DT_FLOAT, c);
+    EXPECT_EQ(OnGpu([&] { return Concat(ctx(), device, c.axis); })
+                  .status()
+                  .ToString(),
+              kernels::Concat(host, c.axis).status().ToString());
+  }
+  const Case bad_stacks[] = {{{{2}, {3}}, 0}, {{{2}, {2}}, 2}};
+  for (const Case& c : bad_stacks) {
+    auto [host, device] = inputs(DT_FLOAT, c);
+    EXPECT_EQ(
+        OnGpu([&] { return Stack(ctx(), device, c.axis); }).status().ToString(),
+        kernels::Stack(host, c.axis).status().ToString());
+  }
+  const std::vector<Tensor> mixed = {
+      ToDevice(Random(DT_FLOAT, {2}, Domain::kAny, 1)),
+      ToDevice(Random(DT_INT32, {2}, Domain::kAny, 2))};
+  EXPECT_EQ(OnGpu([&] { return Concat(ctx(), mixed, 0); }).status().message(),
+            "ConcatOp expects all inputs to have one dtype: values[0] is float "
+            "but values[1] is int32");
+}
+
+TEST_F(GpuOpsTest, SliceMatchesTheCpuKernel) {
+  struct Case {
+    TensorShape shape;
+    std::vector<int64_t> begin, size;
+  };
+  const std::vector<Case> cases = {
+      {{}, {}, {}},
+      {{7}, {2}, {3}},
+      {{7}, {0}, {-1}},
+      {{7}, {7}, {0}},
+      {{4, 5}, {1, 2}, {2, 3}},
+      {{4, 5}, {1, 0}, {-1, -1}},
+      {{4, 5}, {0, 4}, {4, 1}},
+      {{2, 3, 4}, {1, 1, 1}, {1, 2, 3}},
+      {{2, 3, 4}, {0, 1, 0}, {2, 1, 4}},
+      {{kBig}, {5}, {kBig - 9}},
+  };
+  uint32_t seed = 1500;
+  for (DType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(Trace(dtype, c.shape));
+      const Tensor x = Random(dtype, c.shape, Domain::kAny, seed++);
+      const Tensor got = OnGpu(
+          [&] { return Slice(ctx(), ToDevice(x), c.begin, c.size).value(); });
+      EXPECT_TRUE(Near(ToHost(got), kernels::Slice(x, c.begin, c.size).value(),
+                       kExact));
+    }
+  }
+  const Tensor x = Random(DT_FLOAT, {4, 5}, Domain::kAny, 1);
+  const Case bad[] = {
+      {{4, 5}, {1}, {1}}, {{4, 5}, {5, 0}, {1, 1}}, {{4, 5}, {1, 1}, {4, 1}}};
+  for (const Case& c : bad) {
+    EXPECT_EQ(OnGpu([&] { return Slice(ctx(), ToDevice(x), c.begin, c.size); })
+                  .status()
+                  .ToString(),
+              kernels::Slice(x, c.begin, c.size).status().ToString());
+  }
 }
 
 // --- reductions -------------------------------------------------------------

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../device/device_test_util.h"
-#include "minitf/gpu/gpu_kernels.h"
+#include "minitf/gpu/kernels/backend.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"

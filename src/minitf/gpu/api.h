@@ -8,9 +8,9 @@
 // compute-sanitizer does. Kernel sources include minitf/gpu/emulator/cuda.h
 // themselves: it defines CUDA's keywords (threadIdx, __shared__, ...) as
 // macros, which have no place in every program that includes
-// <minitf/minitf.h>. The engine's GPU kernels (kernels/ops/*.cuh) sit behind
-// GpuKernels (gpu_kernels.h), run by the emulator or, in the layer library
-// where nvcc is found, by a GPU with cuBLAS; gpu_ops.h applies them to
+// <minitf/minitf.h>. The engine's GPU kernels (kernels/device/*.cuh) sit behind
+// GpuKernels (kernels/backend.h), run by the emulator or, in the layer library
+// where nvcc is found, by a GPU with cuBLAS; tensor_ops.h applies them to
 // tensors. The GPU device (gpu_device.h) runs them for the graph's ops, on a
 // real GPU or on an emulated one (MINITF_EMULATE_GPU_KERNELS=1), with
 // TensorFlow's BFC allocator of a GPU's memory (bfc_allocator.h,
@@ -27,6 +27,6 @@
 #include "minitf/gpu/bfc_allocator.h"
 #include "minitf/gpu/gpu_allocator.h"
 #include "minitf/gpu/gpu_device.h"
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/gpu_ops.h"
+#include "minitf/gpu/kernels/backend.h"
 #include "minitf/gpu/sub_allocator.h"
+#include "minitf/gpu/tensor_ops.h"

@@ -8,7 +8,7 @@
 #include "minitf/gpu/gpu_allocator.h"
 #include "minitf/gpu/host_memory.h"
 #if MINITF_WITH_CUDA
-#include "minitf/gpu/cuda/cuda_stream_executor.h"
+#include "minitf/gpu/stream_executor/cuda_stream_executor.h"
 #endif
 
 namespace minitf::gpu {

@@ -36,9 +36,9 @@
 
 #include "minitf/device/device.h"
 #include "minitf/device/device_context.h"
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/gpu_ops.h"
-#include "minitf/gpu/stream_executor.h"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/stream_executor/stream_executor.h"
+#include "minitf/gpu/tensor_ops.h"
 
 namespace minitf::gpu {
 

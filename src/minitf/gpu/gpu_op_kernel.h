@@ -25,8 +25,8 @@
 #include <utility>
 
 #include "minitf/gpu/gpu_device.h"
-#include "minitf/gpu/gpu_ops.h"
 #include "minitf/gpu/host_memory.h"
+#include "minitf/gpu/tensor_ops.h"
 #include "minitf/graph/kernel.h"
 
 namespace minitf::gpu {

@@ -1,5 +1,5 @@
 // The GPU kernels of the graph's ops: each queues this chapter's CUDA
-// kernels (gpu_ops.h) on the compute stream of the GPU it runs on. Their
+// kernels (tensor_ops.h) on the compute stream of the GPU it runs on. Their
 // base, GpuOpKernel, is in gpu_op_kernel.h.
 //
 // A kernel registered here for "GPU" takes the place of chapter 4's alias
@@ -22,9 +22,10 @@
 
 #include "minitf/gpu/gpu_device.h"
 #include "minitf/gpu/gpu_op_kernel.h"
-#include "minitf/gpu/gpu_ops.h"
 #include "minitf/gpu/host_memory.h"
+#include "minitf/gpu/tensor_ops.h"
 #include "minitf/graph/kernel.h"
+#include "minitf/graph/kernels/index_inputs.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/train/kernels/apply_recipe.h"
 
@@ -208,6 +209,75 @@ class BroadcastToGpuOp : public GpuOpKernel {
   }
 };
 MINITF_REGISTER_GPU_KERNEL("BroadcastTo", BroadcastToGpuOp, {});
+
+// The array ops that move data: layer 2's index inputs (index_inputs.h),
+// chapter 1's checks and plans (array_ops.h), the GPU's copies.
+class TransposeGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> perm, VectorInput(ctx, 1, "perm"));
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Transpose(gpu, ctx->input(0),
+                                  std::vector<int>(perm.begin(), perm.end())));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("Transpose", TransposeGpuOp, {});
+
+// ConcatV2: inputs 0..N-1 are the values, the last one the axis.
+class ConcatV2GpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    const int n = ctx->num_inputs() - 1;
+    TF_ASSIGN_OR_RETURN(int64_t axis, ScalarInput(ctx, n, "axis"));
+    std::vector<Tensor> values;
+    for (int i = 0; i < n; ++i) values.push_back(ctx->input(i));
+    TF_ASSIGN_OR_RETURN(Tensor out,
+                        Concat(gpu, values, static_cast<int>(axis)));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("ConcatV2", ConcatV2GpuOp, {});
+
+class PackGpuOp : public GpuOpKernel {
+ public:
+  PackGpuOp(const OpKernelConstruction& c, std::unique_ptr<OpKernel> cpu)
+      : GpuOpKernel(c, std::move(cpu)),
+        axis_(static_cast<int>(c.GetAttr<int64_t>("axis").value())) {}
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    std::vector<Tensor> values;
+    for (int i = 0; i < ctx->num_inputs(); ++i) values.push_back(ctx->input(i));
+    TF_ASSIGN_OR_RETURN(Tensor out, Stack(gpu, values, axis_));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+
+ private:
+  const int axis_;
+};
+MINITF_REGISTER_GPU_KERNEL("Pack", PackGpuOp, {});
+
+class SliceGpuOp : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  Status ComputeOnGpu(OpKernelContext* ctx,
+                      const GpuStreamContext& gpu) override {
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> begin,
+                        VectorInput(ctx, 1, "begin"));
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> size, VectorInput(ctx, 2, "size"));
+    TF_ASSIGN_OR_RETURN(Tensor out, Slice(gpu, ctx->input(0), begin, size));
+    ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+MINITF_REGISTER_GPU_KERNEL("Slice", SliceGpuOp, {});
 
 template <ReduceOp kOp>
 class ReductionGpuOp : public GpuOpKernel {

@@ -20,8 +20,21 @@ std::string Describe(const NcclCollectiveKey& key) {
          std::to_string(key.step_id) + ")";
 }
 
-bool OnRealGpu(const NcclParticipant& p) {
-  return p.gpu != nullptr && !p.gpu->executor()->HostAccessible();
+// Where the participant's tensors lie: memory the CPU can read (virtual and
+// emulated GPUs), a real GPU's (NCCL's), or memory the CPU may not read on
+// the emulator's GPUs (the tests' stand-in for a real GPU's).
+enum class Memory { kHost, kRealGpu, kEmulatedDevice };
+
+Memory MemoryOf(const NcclParticipant& p) {
+  if (p.output.allocator()->HostAccessible()) return Memory::kHost;
+  if (p.gpu != nullptr && p.gpu->executor()->HostAccessible()) {
+    return Memory::kEmulatedDevice;
+  }
+  return Memory::kRealGpu;
+}
+
+bool SortedByDevice(const NcclParticipant& a, const NcclParticipant& b) {
+  return a.device < b.device;
 }
 
 // --8<-- [start:host_sum]
@@ -29,10 +42,7 @@ bool OnRealGpu(const NcclParticipant& p) {
 // inputs added in the order of their devices' names, so that every run
 // adds in the same order, then copied into every participant's output.
 Status HostSum(std::vector<NcclParticipant>& participants) {
-  std::sort(participants.begin(), participants.end(),
-            [](const NcclParticipant& a, const NcclParticipant& b) {
-              return a.device < b.device;
-            });
+  std::sort(participants.begin(), participants.end(), SortedByDevice);
   Tensor sum = *participants[0].input;
   for (size_t i = 1; i < participants.size(); ++i) {
     TF_ASSIGN_OR_RETURN(sum, kernels::Add(sum, *participants[i].input));
@@ -43,6 +53,43 @@ Status HostSum(std::vector<NcclParticipant>& participants) {
   return Status::OK();
 }
 // --8<-- [end:host_sum]
+
+// The sum by the GPUs' own kernels, for the emulator's GPUs whose memory the
+// CPU may not read: every GPU adds the inputs, in the order of their
+// devices' names, into its output, on its compute stream, reading the other
+// GPUs' memory as NCCL's kernels do over NVLink (the emulator's GPUs share
+// one address space). The inputs are made on other streams and freed once
+// the participants are called back, so the host waits for every stream
+// before and after.
+Status EmulatedDeviceSum(std::vector<NcclParticipant>& participants) {
+  std::sort(participants.begin(), participants.end(), SortedByDevice);
+  auto synchronize_all = [&]() -> Status {
+    for (const NcclParticipant& p : participants) {
+      TF_RETURN_IF_ERROR(
+          p.gpu->executor()->SynchronizeStream(p.gpu->compute().stream));
+    }
+    return Status::OK();
+  };
+  TF_RETURN_IF_ERROR(synchronize_all());
+  const Tensor& first = *participants[0].input;
+  gpu::BroadcastLoops flat;
+  flat.dims[0] = first.NumElements();
+  flat.x_strides[0] = flat.y_strides[0] = 1;
+  for (NcclParticipant& p : participants) {
+    if (first.NumElements() == 0) break;
+    const gpu::GpuStreamContext gpu = p.gpu->compute();
+    TF_RETURN_IF_ERROR(p.gpu->executor()->MemcpyDeviceToDevice(
+        p.output.device_data(), first.device_data(), first.TotalBytes(),
+        gpu.stream));
+    for (size_t i = 1; i < participants.size(); ++i) {
+      TF_RETURN_IF_ERROR(gpu.kernels->Binary(
+          gpu.stream, gpu::BinaryOp::kAdd, first.dtype(),
+          p.output.device_data(), participants[i].input->device_data(),
+          p.output.device_data(), flat));
+    }
+  }
+  return synchronize_all();
+}
 
 }  // namespace
 
@@ -112,15 +159,20 @@ void NcclManager::AddToAllReduce(const NcclCollectiveKey& key, int num_devices,
 
 void NcclManager::Run(const NcclCollectiveKey& key, Collective collective) {
   std::vector<NcclParticipant>& ps = collective.participants;
-  const auto real = std::count_if(ps.begin(), ps.end(), OnRealGpu);
+  const Memory memory = MemoryOf(ps[0]);
+  const bool one_kind = std::all_of(
+      ps.begin(), ps.end(),
+      [&](const NcclParticipant& p) { return MemoryOf(p) == memory; });
   Status status;
-  if (real == 0) {
-    status = HostSum(ps);
-  } else if (real != static_cast<int64_t>(ps.size())) {
+  if (!one_kind) {
     status = errors::Unimplemented(
         Describe(key),
         ": mixes GPUs whose memory the CPU cannot read with devices whose "
         "memory it can");
+  } else if (memory == Memory::kHost) {
+    status = HostSum(ps);
+  } else if (memory == Memory::kEmulatedDevice) {
+    status = EmulatedDeviceSum(ps);
   } else {
 #ifdef MINITF_WITH_CUDA
     status = RunNcclAllReduce(ps);

@@ -14,6 +14,9 @@
 // - on chapter 4's virtual GPUs and chapter 5's emulated GPUs, whose memory
 //   the CPU can read, by summing on the host, so that the rendezvous of the
 //   participants runs, and is tested, on every machine.
+// - on GPUs of the emulator whose memory the CPU may not read (chapter 5's
+//   stand-in for a real GPU), by the GPUs' own add kernels, each reading
+//   the others' memory as NCCL's kernels do.
 //
 // TensorFlow's participants wait for ever: its documentation warns that
 // evaluating only some of all_sum's outputs hangs. Here a collective that

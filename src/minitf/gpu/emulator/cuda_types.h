@@ -70,6 +70,13 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
+/// The flags of cudaStreamCreateWithFlags and cudaEventCreateWithFlags,
+/// with CUDA's values (driver_types.h defines them as macros too).
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventDisableTiming 0x02
+
 /// What cudaGetDeviceProperties reports: CUDA's field names, a subset.
 struct cudaDeviceProp {
   char name[256];

@@ -339,6 +339,14 @@ cudaError_t cudaSetDevice(int device) {
   return device == 0 ? cudaSuccess : emu::fail(cudaErrorInvalidDevice);
 }
 
+cudaError_t cudaDeviceGetPCIBusId(char* pci_bus_id, int len, int device) {
+  if (pci_bus_id == nullptr || len <= 0)
+    return emu::fail(cudaErrorInvalidValue);
+  if (device != 0) return emu::fail(cudaErrorInvalidDevice);
+  std::snprintf(pci_bus_id, static_cast<std::size_t>(len), "emulated");
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (prop == nullptr) return emu::fail(cudaErrorInvalidValue);
   if (device != 0) return emu::fail(cudaErrorInvalidDevice);
@@ -477,6 +485,11 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaSuccess;
 }
 
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream,
+                                      unsigned int /*flags*/) {
+  return cudaStreamCreate(stream);
+}
+
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (stream == nullptr || !emu::valid_stream(stream)) {
     return emu::fail(cudaErrorInvalidResourceHandle);
@@ -526,6 +539,11 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
   std::lock_guard lock(emu::device().mutex);
   emu::device().events.insert(*event);
   return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event,
+                                     unsigned int /*flags*/) {
+  return cudaEventCreate(event);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {

@@ -36,6 +36,9 @@ cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+/// "emulated": the emulated device sits on no PCI bus. Truncated to
+/// `len` - 1 characters, as CUDA's.
+cudaError_t cudaDeviceGetPCIBusId(char* pci_bus_id, int len, int device);
 /// Waits for every stream; returns a kernel's failure since the last sync.
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
@@ -58,6 +61,9 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes,
 
 // --- streams and events -----------------------------------------------------
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
+/// cudaStreamCreate; the flags (cudaStreamNonBlocking) are taken and
+/// ignored, so the emulated default stream still waits for such a stream.
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
 /// Waits for the stream's work, then frees it.
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
@@ -67,6 +73,9 @@ cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags = 0);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
+/// cudaEventCreate; the flags (cudaEventDisableTiming) are taken and
+/// ignored: every emulated event keeps its time.
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);

@@ -1,38 +1,17 @@
 // CPU kernels of the array ops: each reads its index inputs (a shape, a
 // permutation, an axis) and calls layer 1's array kernel. Index inputs are
-// checked here, since a Session may feed them any tensor; a bad value is an
-// error Status, never a crash.
+// checked as they are read (index_inputs.h), since a Session may feed them
+// any tensor; a bad value is an error Status, never a crash.
 #include <vector>
 
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/kernels/function_kernels.h"
+#include "minitf/graph/kernels/index_inputs.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/tensor/kernels/array_ops.h"
 
 namespace minitf {
 namespace {
-
-// The 1-D index input `i` of a kernel ("shape", "perm", "begin" ...).
-StatusOr<std::vector<int64_t>> VectorInput(OpKernelContext* ctx, int i,
-                                           const char* what) {
-  const Tensor& t = ctx->input(i);
-  if (t.dims() != 1) {
-    return errors::InvalidArgument(what, " must be a 1-D tensor, not ",
-                                   ShapeErrorString(t.shape()));
-  }
-  return IndexValues(t);
-}
-
-// A scalar index input (an axis, a depth).
-StatusOr<int64_t> ScalarInput(OpKernelContext* ctx, int i, const char* what) {
-  const Tensor& t = ctx->input(i);
-  if (t.dims() != 0) {
-    return errors::InvalidArgument(what, " must be a scalar, not ",
-                                   ShapeErrorString(t.shape()));
-  }
-  TF_ASSIGN_OR_RETURN(std::vector<int64_t> v, IndexValues(t));
-  return v[0];
-}
 
 class ReshapeOp : public OpKernel {
  public:

@@ -148,12 +148,10 @@ StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape) {
   return x.Reshaped(TensorShape(std::move(dims)));
 }
 
-namespace {
-
-// The permutation Transpose applies: `perm_arg`, checked to hold each of
-// x's axes once, or by default the axes reversed.
-StatusOr<std::vector<int>> TransposePerm(
+// out:[x.shape[perm[0]], ..., x.shape[perm[r-1]]], out[i0..ir] = x[i at perm].
+StatusOr<TransposePlan> PlanTranspose(
     const Tensor& x, const std::optional<std::vector<int>>& perm_arg) {
+  TF_RETURN_IF_ERROR(CheckInitialized(x, "Transpose", "its input"));
   const int rank = x.dims();
   std::vector<int> perm(rank);
   if (perm_arg.has_value()) {
@@ -167,11 +165,13 @@ StatusOr<std::vector<int>> TransposePerm(
                                    perm.size());
   }
   std::vector<bool> seen(rank, false);
+  TransposePlan plan;
   for (int d : perm) {
     if (d < 0 || d >= rank) {
       return errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")");
     }
     seen[d] = true;
+    plan.out_shape.AddDim(x.dim_size(d));
   }
   for (int i = 0; i < rank; ++i) {
     if (!seen[i]) {
@@ -179,19 +179,7 @@ StatusOr<std::vector<int>> TransposePerm(
                                      "}.");
     }
   }
-  return perm;
-}
 
-// A transpose as the loops that do it: one per axis of the simplified
-// input, in output order, each with its count and its stride in the input.
-struct TransposeLoops {
-  std::vector<int64_t> counts;
-  std::vector<int64_t> strides;
-};
-
-TransposeLoops SimplifyTranspose(const Tensor& x,
-                                 const std::vector<int>& perm) {
-  const int rank = x.dims();
   // --8<-- [start:transpose_simplify]
   // Simplify first, as the reductions do: size-1 axes move no data, and input
   // axes that stay neighbours in the same order move as one. [2,3,4] with
@@ -230,22 +218,22 @@ TransposeLoops SimplifyTranspose(const Tensor& x,
   // --8<-- [end:transpose_simplify]
 
   const std::vector<int64_t> in_strides = Strides(in_dims);
-  TransposeLoops loops{std::vector<int64_t>(runs.size()),
-                       std::vector<int64_t>(runs.size())};
   for (size_t j = 0; j < runs.size(); ++j) {
-    loops.counts[j] = in_dims[merged_perm[j]];
-    loops.strides[j] = in_strides[merged_perm[j]];
+    plan.counts.push_back(in_dims[merged_perm[j]]);
+    plan.strides.push_back(in_strides[merged_perm[j]]);
   }
-  return loops;
+  return plan;
 }
 
-// Runs `loops` over x into `out`, which has x's dtype and element count.
-void CopyTransposed(const Tensor& x, const TransposeLoops& loops, Tensor* out) {
-  const std::vector<int64_t>& counts = loops.counts;
-  const std::vector<int64_t>& strides = loops.strides;
+StatusOr<Tensor> Transpose(const Tensor& x,
+                           const std::optional<std::vector<int>>& perm) {
+  TF_ASSIGN_OR_RETURN(TransposePlan plan, PlanTranspose(x, perm));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
+  const std::vector<int64_t>& counts = plan.counts;
+  const std::vector<int64_t>& strides = plan.strides;
   SwitchDType(x.dtype(), [&]<typename T>() {
     const T* src = x.data<T>();
-    T* dst = out->data<T>();
+    T* dst = out.data<T>();
     if (counts.size() <= 1) {  // Nothing moves: the identity permutation.
       std::copy_n(src, x.NumElements(), dst);
       return;
@@ -266,23 +254,10 @@ void CopyTransposed(const Tensor& x, const TransposeLoops& loops, Tensor* out) {
     ForEachOffset(std::span(counts).first(counts.size() - 1),
                   std::span(strides).first(strides.size() - 1), 0, copy_row);
   });
-}
-
-}  // namespace
-
-// out:[x.shape[perm[0]], ..., x.shape[perm[r-1]]], out[i0..ir] = x[i at perm].
-StatusOr<Tensor> Transpose(const Tensor& x,
-                           const std::optional<std::vector<int>>& perm_arg) {
-  TF_RETURN_IF_ERROR(CheckInitialized(x, "Transpose", "its input"));
-  TF_ASSIGN_OR_RETURN(std::vector<int> perm, TransposePerm(x, perm_arg));
-  TensorShape out_shape;
-  for (int d : perm) out_shape.AddDim(x.dim_size(d));
-  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), out_shape));
-  CopyTransposed(x, SimplifyTranspose(x, perm), &out);
   return out;
 }
 
-StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
+StatusOr<ConcatPlan> PlanConcat(const std::vector<Tensor>& values, int axis) {
   TF_RETURN_IF_ERROR(CheckSameDType(values, "ConcatOp"));
   const TensorShape& first = values[0].shape();
   const int rank = first.dims();
@@ -296,7 +271,8 @@ StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
         ", ", rank, "), but got ", axis);
   }
   if (axis < 0) axis += rank;
-  TensorShape out_shape = first;
+  ConcatPlan plan;
+  plan.out_shape = first;
   int64_t axis_total = 0;
   for (size_t i = 0; i < values.size(); ++i) {
     const TensorShape& s = values[i].shape();
@@ -313,24 +289,16 @@ StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
       }
     }
     axis_total += s.dim_size(axis);
+    plan.chunks.push_back(Product(std::span(s.dim_sizes()).subspan(axis)));
   }
-  out_shape.set_dim(axis, axis_total);
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(values[0].dtype(), out_shape));
+  plan.out_shape.set_dim(axis, axis_total);
   // Each input is [outer, its own chunk]: the output row `o` is the inputs'
   // rows `o` laid end to end.
-  const int64_t outer = Product(std::span(first.dim_sizes()).first(axis));
-  std::vector<int64_t> chunks;
-  for (const Tensor& v : values) {
-    chunks.push_back(Product(std::span(v.shape().dim_sizes()).subspan(axis)));
-  }
-  SwitchDType(out.dtype(), [&]<typename T>() {
-    InterleaveChunks<T>(values, chunks, outer, out.data<T>());
-  });
-  return out;
+  plan.outer = Product(std::span(first.dim_sizes()).first(axis));
+  return plan;
 }
 
-StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis) {
+StatusOr<ConcatPlan> PlanStack(const std::vector<Tensor>& values, int axis) {
   TF_RETURN_IF_ERROR(CheckSameDType(values, "Pack"));
   const TensorShape& first = values[0].shape();
   for (size_t i = 1; i < values.size(); ++i) {
@@ -348,20 +316,42 @@ StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis) {
   if (axis < 0) axis += out_rank;
   std::vector<int64_t> dims = first.dim_sizes();
   dims.insert(dims.begin() + axis, static_cast<int64_t>(values.size()));
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(values[0].dtype(), TensorShape(dims)));
   // Stacking is concatenating inputs that have a size-1 axis at `axis`.
-  const int64_t outer = Product(std::span(first.dim_sizes()).first(axis));
-  const std::vector<int64_t> chunks(
-      values.size(), Product(std::span(first.dim_sizes()).subspan(axis)));
+  ConcatPlan plan;
+  plan.out_shape = TensorShape(dims);
+  plan.outer = Product(std::span(first.dim_sizes()).first(axis));
+  plan.chunks.assign(values.size(),
+                     Product(std::span(first.dim_sizes()).subspan(axis)));
+  return plan;
+}
+
+namespace {
+
+StatusOr<Tensor> Interleave(const std::vector<Tensor>& values,
+                            const ConcatPlan& plan) {
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(values[0].dtype(), plan.out_shape));
   SwitchDType(out.dtype(), [&]<typename T>() {
-    InterleaveChunks<T>(values, chunks, outer, out.data<T>());
+    InterleaveChunks<T>(values, plan.chunks, plan.outer, out.data<T>());
   });
   return out;
 }
 
-StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
-                       const std::vector<int64_t>& size) {
+}  // namespace
+
+StatusOr<Tensor> Concat(const std::vector<Tensor>& values, int axis) {
+  TF_ASSIGN_OR_RETURN(ConcatPlan plan, PlanConcat(values, axis));
+  return Interleave(values, plan);
+}
+
+StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis) {
+  TF_ASSIGN_OR_RETURN(ConcatPlan plan, PlanStack(values, axis));
+  return Interleave(values, plan);
+}
+
+StatusOr<SlicePlan> PlanSlice(const Tensor& x,
+                              const std::vector<int64_t>& begin,
+                              const std::vector<int64_t>& size) {
   TF_RETURN_IF_ERROR(CheckInitialized(x, "Slice", "its input"));
   const int rank = x.dims();
   if (static_cast<int>(begin.size()) != rank ||
@@ -384,23 +374,32 @@ StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
                                      dim - begin[i], "], but got ", size[i]);
     }
   }
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(x.dtype(), TensorShape(sizes)));
+  SlicePlan plan;
+  plan.out_shape = TensorShape(sizes);
+  plan.strides = Strides(x.shape().dim_sizes());
+  for (int i = 0; i < rank; ++i) plan.base += begin[i] * plan.strides[i];
+  return plan;
+}
+
+StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
+                       const std::vector<int64_t>& size) {
+  TF_ASSIGN_OR_RETURN(SlicePlan plan, PlanSlice(x, begin, size));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
   if (out.NumElements() == 0) return out;
   // The trailing axes that are taken whole, plus the last one that is not,
   // are one contiguous run in memory: copy it with one memcpy.
-  const std::vector<int64_t> strides = Strides(x.shape().dim_sizes());
+  const int rank = x.dims();
+  const std::vector<int64_t>& sizes = plan.out_shape.dim_sizes();
+  const std::vector<int64_t>& strides = plan.strides;
   int run_axis = rank - 1;
   while (run_axis > 0 && sizes[run_axis] == x.dim_size(run_axis)) --run_axis;
   const int64_t run = rank == 0 ? 1 : sizes[run_axis] * strides[run_axis];
-  int64_t base = 0;
-  for (int i = 0; i < rank; ++i) base += begin[i] * strides[i];
   SwitchDType(x.dtype(), [&]<typename T>() {
     const T* src = x.data<T>();
     T* dst = out.data<T>();
     ForEachOffset(
         std::span(sizes).first(std::max(run_axis, 0)),
-        std::span(strides).first(std::max(run_axis, 0)), base,
+        std::span(strides).first(std::max(run_axis, 0)), plan.base,
         [&](int64_t offset) { dst = std::copy_n(src + offset, run, dst); });
   });
   return out;

@@ -32,6 +32,43 @@ StatusOr<Tensor> Stack(const std::vector<Tensor>& values, int axis);
 /// `begin` and `size` have one entry per axis; size -1 takes the rest.
 StatusOr<Tensor> Slice(const Tensor& x, const std::vector<int64_t>& begin,
                        const std::vector<int64_t>& size);
+/// Transpose, Concat, Stack and Slice each check their inputs and plan
+/// their copy in a function of its own, so that the GPU's kernels of the
+/// same ops (a later layer) check them in the same words and copy the same
+/// runs. The plans read shapes only.
+
+/// Transpose's output shape and its copy, simplified: axes of size 1
+/// dropped and input axes that stay neighbours merged into one. The output
+/// walks the input along `counts`, outermost first, stepping `strides`
+/// elements of the input; one axis or none: nothing moves (a plain copy).
+struct TransposePlan {
+  TensorShape out_shape;
+  std::vector<int64_t> counts, strides;
+};
+StatusOr<TransposePlan> PlanTranspose(
+    const Tensor& x, const std::optional<std::vector<int>>& perm);
+
+/// Concat and Stack as one copy: the output is [outer, sum of chunks], row
+/// o the inputs' rows o (chunks[i] elements of input i) laid end to end.
+struct ConcatPlan {
+  TensorShape out_shape;
+  int64_t outer = 1;
+  std::vector<int64_t> chunks;
+};
+StatusOr<ConcatPlan> PlanConcat(const std::vector<Tensor>& values, int axis);
+StatusOr<ConcatPlan> PlanStack(const std::vector<Tensor>& values, int axis);
+
+/// Slice's output shape and where it starts in x: `base` elements in, x's
+/// row-major `strides` along each axis.
+struct SlicePlan {
+  TensorShape out_shape;
+  int64_t base = 0;
+  std::vector<int64_t> strides;
+};
+StatusOr<SlicePlan> PlanSlice(const Tensor& x,
+                              const std::vector<int64_t>& begin,
+                              const std::vector<int64_t>& size);
+
 /// Converts every element; floats to integers truncate toward zero and
 /// saturate at the integer's range (NaN becomes 0); int64 to int32 wraps;
 /// nonzero (and NaN) is true. Casting to x's own dtype returns x, shared.

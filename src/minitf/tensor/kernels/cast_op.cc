@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "minitf/tensor/kernels/array_ops.h"
+#include "minitf/tensor/kernels/checks.h"
 
 namespace minitf::kernels {
 namespace {
@@ -40,14 +41,7 @@ To CastValue(From v) {
 }  // namespace
 
 StatusOr<Tensor> Cast(const Tensor& x, DType dtype) {
-  if (!x.IsInitialized()) {
-    return errors::InvalidArgument(
-        "Cast got an uninitialized tensor as its input");
-  }
-  if (!DataTypeIsValid(dtype)) {
-    return errors::InvalidArgument("Cast to invalid dtype ",
-                                   static_cast<int>(dtype));
-  }
+  TF_RETURN_IF_ERROR(CheckCast(x, dtype));
   // As TensorFlow's Cast kernel: the same dtype forwards the input, shared.
   if (dtype == x.dtype()) return x;
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(dtype, x.shape()));

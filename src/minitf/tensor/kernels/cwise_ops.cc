@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "minitf/tensor/kernels/broadcast.h"
+#include "minitf/tensor/kernels/checks.h"
 #include "minitf/tensor/kernels/cwise_functors.h"
 
 namespace minitf::kernels {
@@ -29,25 +30,12 @@ C* ElementsAs(Tensor& t) {
 }
 
 // ---------------------------------------------------------------------------
-// Checks shared by every op, in TensorFlow's order: inputs, dtypes, shapes.
-
-Status CheckInitialized(std::string_view op, const Tensor& t, int index) {
-  if (t.IsInitialized()) return Status::OK();
-  return errors::InvalidArgument("cannot compute ", op, " as input #", index,
-                                 "(zero-based) is an uninitialized tensor");
-}
-
-Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y) {
-  if (x.dtype() == y.dtype()) return Status::OK();
-  return errors::InvalidArgument(
-      "cannot compute ", op, " as input #1(zero-based) was expected ",
-      "to be a ", x.dtype(), " tensor but is a ", y.dtype(), " tensor");
-}
+// Checks shared by every op, in TensorFlow's order: inputs, dtypes, shapes
+// (checks.h).
 
 template <typename Types>
-Status NoKernel(std::string_view op, DType dtype) {
-  return errors::InvalidArgument("No ", op, " kernel for dtype ", dtype, " (",
-                                 op, " takes ", Types::Names(), ")");
+Status NoKernelFor(std::string_view op, DType dtype) {
+  return NoKernel(op, dtype, Types::Names());
 }
 
 // ---------------------------------------------------------------------------
@@ -70,7 +58,7 @@ StatusOr<Tensor> Unary(std::string_view op, const Tensor& x) {
     if constexpr (F::Types::template kContains<T>) {
       return UnaryKernel<T>(F(), x);
     } else {
-      return NoKernel<typename F::Types>(op, x.dtype());
+      return NoKernelFor<typename F::Types>(op, x.dtype());
     }
   });
 }
@@ -172,7 +160,7 @@ StatusOr<Tensor> Binary(std::string_view op, const Tensor& x, const Tensor& y) {
                           BroadcastShapes(x.shape(), y.shape()));
       return BinaryKernel<T>(F(), x, y, shape);
     } else {
-      return NoKernel<typename F::Types>(op, x.dtype());
+      return NoKernelFor<typename F::Types>(op, x.dtype());
     }
   });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "minitf/tensor/kernels/array_ops.h"
+#include "minitf/tensor/kernels/checks.h"
 
 namespace minitf::kernels {
 namespace {
@@ -16,7 +17,7 @@ StatusOr<Tensor> FillWith(DType dtype, const TensorShape& shape, double value) {
 }
 
 // Tensor::Allocate checks the sizes too, but a user's negative size deserves
-// TensorFlow's message.
+// TensorFlow's message (as CheckFill gives it).
 StatusOr<TensorShape> ShapeFromUser(const std::vector<int64_t>& dims) {
   return TensorShape::FromDims(dims, /*allow_unknown=*/false);
 }
@@ -24,15 +25,7 @@ StatusOr<TensorShape> ShapeFromUser(const std::vector<int64_t>& dims) {
 }  // namespace
 
 StatusOr<Tensor> Fill(const std::vector<int64_t>& shape, const Tensor& value) {
-  if (!value.IsInitialized()) {
-    return errors::InvalidArgument(
-        "Fill got an uninitialized tensor as its value");
-  }
-  if (value.dims() != 0) {
-    return errors::InvalidArgument("value must be a scalar, got shape ",
-                                   value.shape());
-  }
-  TF_ASSIGN_OR_RETURN(TensorShape out_shape, ShapeFromUser(shape));
+  TF_ASSIGN_OR_RETURN(TensorShape out_shape, CheckFill(shape, value));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(value.dtype(), out_shape));
   SwitchDType(value.dtype(), [&]<typename T>() {
     std::fill_n(out.data<T>(), out.NumElements(), value.scalar<T>());

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <type_traits>
 
+#include "minitf/tensor/kernels/checks.h"
 #include "minitf/tensor/kernels/gemm/v6_threads.h"
 #include "minitf/tensor/kernels/intra_op.h"
 
@@ -90,30 +91,13 @@ bool OwnGemmWins(int64_t n, int64_t k, bool transpose_a) {
 
 StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a,
                         bool transpose_b) {
-  if (a.dims() != 2) {
-    return errors::InvalidArgument(
-        "In[0] is not a matrix. Instead it has shape ", a.shape());
-  }
-  if (b.dims() != 2) {
-    return errors::InvalidArgument(
-        "In[1] is not a matrix. Instead it has shape ", b.shape());
-  }
-  if (a.dtype() != b.dtype()) {
-    return errors::InvalidArgument(
-        "cannot compute MatMul as input #1(zero-based) was expected ",
-        "to be a ", a.dtype(), " tensor but is a ", b.dtype(), " tensor");
-  }
+  TF_RETURN_IF_ERROR(CheckMatMulOperands(a, b));
   if (a.dtype() == DT_BOOL) {
     return errors::InvalidArgument("MatMul has no kernel for dtype bool");
   }
-  const int64_t m = a.dim_size(transpose_a ? 1 : 0);
-  const int64_t k = a.dim_size(transpose_a ? 0 : 1);
-  const int64_t k2 = b.dim_size(transpose_b ? 1 : 0);
-  const int64_t n = b.dim_size(transpose_b ? 0 : 1);
-  if (k != k2) {
-    return errors::InvalidArgument(
-        "Matrix size-incompatible: In[0]: ", a.shape(), ", In[1]: ", b.shape());
-  }
+  TF_ASSIGN_OR_RETURN(MatMulSizes sizes,
+                      MatMulSizesOf(a, b, transpose_a, transpose_b));
+  const int64_t m = sizes.m, n = sizes.n, k = sizes.k;
   TF_ASSIGN_OR_RETURN(Tensor out,
                       Tensor::Allocate(a.dtype(), TensorShape({m, n})));
   // Eigen's own choices stand where its expression would not reach its GEMM

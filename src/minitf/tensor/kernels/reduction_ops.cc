@@ -9,6 +9,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "minitf/tensor/kernels/checks.h"
+
 namespace minitf::kernels {
 namespace {
 
@@ -177,16 +179,10 @@ Status RunReduction(const Tensor& x, const ReductionPlan& plan, Tensor* out) {
 // ---------------------------------------------------------------------------
 // The kernels.
 
-bool IsNumeric(DType dtype) {
-  return DataTypeIsFloating(dtype) || DataTypeIsInteger(dtype);
-}
-
 template <template <typename> class R>
 StatusOr<Tensor> ReduceNumeric(std::string_view op, const Tensor& x,
                                const Axes& axes, bool keep_dims) {
-  if (!IsNumeric(x.dtype())) {
-    return errors::InvalidArgument(op, " has no kernel for dtype ", x.dtype());
-  }
+  TF_RETURN_IF_ERROR(CheckNumeric(op, x.dtype()));
   TF_ASSIGN_OR_RETURN(ReductionPlan plan,
                       PlanReduction(x.shape(), axes, keep_dims));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
@@ -257,31 +253,12 @@ void ArgReduce(const T* x, int64_t outer, int64_t n, int64_t inner,
 template <typename Better>
 StatusOr<Tensor> ArgReduceKernel(std::string_view op, const Tensor& x,
                                  int axis) {
-  if (!IsNumeric(x.dtype())) {
-    return errors::InvalidArgument(op, " has no kernel for dtype ", x.dtype());
-  }
-  const int rank = x.dims();
-  if (axis < -rank || axis >= rank) {
-    return errors::InvalidArgument("Expected dimension in the range [", -rank,
-                                   ", ", rank, "), but got ", axis);
-  }
-  if (axis < 0) axis += rank;
-  if (x.dim_size(axis) == 0) {
-    return errors::InvalidArgument("Reduction axis ", axis,
-                                   " is empty in shape ", x.shape());
-  }
-  int64_t outer = 1;
-  int64_t inner = 1;
-  TensorShape out_shape;
-  for (int i = 0; i < rank; ++i) {
-    if (i < axis) outer *= x.dim_size(i);
-    if (i > axis) inner *= x.dim_size(i);
-    if (i != axis) out_shape.AddDim(x.dim_size(i));
-  }
-  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(DT_INT64, out_shape));
+  TF_RETURN_IF_ERROR(CheckNumeric(op, x.dtype()));
+  TF_ASSIGN_OR_RETURN(ArgReducePlan plan, PlanArgReduce(x, axis));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(DT_INT64, plan.out_shape));
   SwitchDType(x.dtype(), [&]<typename T>() {
     if constexpr (!std::is_same_v<T, bool>) {
-      ArgReduce<T, Better>(x.data<T>(), outer, x.dim_size(axis), inner,
+      ArgReduce<T, Better>(x.data<T>(), plan.outer, plan.n, plan.inner,
                            out.data<int64_t>());
     }
   });
@@ -349,9 +326,7 @@ StatusOr<Tensor> ReduceSum(const Tensor& x, const Axes& axes, bool keep_dims) {
 }
 
 StatusOr<Tensor> ReduceMean(const Tensor& x, const Axes& axes, bool keep_dims) {
-  if (!IsNumeric(x.dtype())) {
-    return errors::InvalidArgument("Mean has no kernel for dtype ", x.dtype());
-  }
+  TF_RETURN_IF_ERROR(CheckNumeric("Mean", x.dtype()));
   TF_ASSIGN_OR_RETURN(ReductionPlan plan,
                       PlanReduction(x.shape(), axes, keep_dims));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));

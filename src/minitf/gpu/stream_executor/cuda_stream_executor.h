@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "minitf/gpu/stream_executor.h"
+#include "minitf/gpu/stream_executor/stream_executor.h"
 
 namespace minitf::gpu {
 

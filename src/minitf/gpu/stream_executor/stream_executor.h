@@ -5,9 +5,11 @@
 // order), events (marks in a stream that another stream, or the host, can
 // wait for) and copies between host and device memory. A GpuDevice
 // (gpu_device.h) holds one StreamExecutor and never calls CUDA itself, so the
-// same device code drives a real GPU (CudaStreamExecutor, compiled by nvcc
-// where it is found) and the CPU emulator of CUDA (EmulatedStreamExecutor),
-// which is how every machine runs this chapter's GPU code path.
+// same device code drives a real GPU (cuda_stream_executor.h, built where
+// CMake finds the CUDA toolkit) and the CPU emulator of CUDA
+// (NewEmulatedStreamExecutor below), which is how every machine runs this
+// chapter's GPU code path. Both are one source over CUDA's runtime API,
+// compiled twice (runtime_stream_executor.h).
 //
 // Streams and events are the backend's cudaStream_t and cudaEvent_t, passed
 // around as opaque handles, since the emulator's types are not CUDA's.
@@ -24,7 +26,7 @@
 #include <memory>
 #include <string>
 
-#include "minitf/gpu/gpu_kernels.h"
+#include "minitf/gpu/kernels/backend.h"
 #include "minitf/tensor/status.h"
 
 namespace minitf::gpu {

@@ -1,5 +1,5 @@
 // MatMul without cuBLAS: what the emulated GPU runs. On a real GPU the
-// engine calls cuBLAS (cuda_kernels.cu); on the emulator it runs the course's
+// engine calls cuBLAS (cuda_backend.cu); on the emulator it runs the course's
 // own kernels, so that the whole GPU code path, matmul included, is CUDA C++
 // that any machine can execute:
 //   - float: the teaching GEMM v6_vectorized (kernels/gemm/), the fastest of
@@ -21,8 +21,8 @@
 
 #include <cstdint>
 
+#include "minitf/gpu/kernels/device/common.cuh"
 #include "minitf/gpu/kernels/gemm/v6_vectorized.cuh"
-#include "minitf/gpu/kernels/ops/common.cuh"
 
 namespace minitf::gpu::MINITF_GPU_BACKEND {
 

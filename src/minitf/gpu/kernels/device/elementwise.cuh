@@ -23,8 +23,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/kernels/ops/common.cuh"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/kernels/device/common.cuh"
 
 namespace minitf::gpu::MINITF_GPU_BACKEND {
 
@@ -318,6 +318,20 @@ __global__ void StridedCopyKernel(const T* x, T* out, BroadcastLoops loops,
 }
 // --8<-- [end:strided_copy_kernel]
 
+/// out[r * out_stride + c] = x[r * x_stride + c] for r < rows, c < cols: a
+/// block of rows copied between tensors whose rows differ in length (each
+/// input of ConcatV2 and Pack into its columns of the output). Neighbouring
+/// threads take neighbouring columns, so both sides' accesses coalesce.
+template <class T>
+__global__ void CopyRowsKernel(const T* x, int64_t x_stride, T* out,
+                               int64_t out_stride, int64_t cols, int64_t n) {
+  for (int64_t i : GridStride(n)) {
+    const int64_t r = i / cols;
+    const int64_t c = i - r * cols;
+    out[r * out_stride + c] = x[r * x_stride + c];
+  }
+}
+
 // --- launchers ------------------------------------------------------------
 // Each returns the launch's error, or cudaSuccess; n = 0 launches nothing.
 // An op the dtype has no kernel for is cudaErrorInvalidValue: the caller
@@ -478,6 +492,17 @@ cudaError_t LaunchStridedCopy(const T* x, T* out, const BroadcastLoops& loops,
   if (n == 0) return cudaSuccess;
   MINITF_LAUNCH(MINITF_KERNEL_NAME(StridedCopyKernel<T>), BlocksFor(n), kBlock,
                 0, stream, x, out, loops, n);
+  return LaunchError();
+}
+
+template <class T>
+cudaError_t LaunchCopyRows(const T* x, int64_t x_stride, T* out,
+                           int64_t out_stride, int64_t rows, int64_t cols,
+                           cudaStream_t stream) {
+  const int64_t n = rows * cols;
+  if (n == 0) return cudaSuccess;
+  MINITF_LAUNCH(MINITF_KERNEL_NAME(CopyRowsKernel<T>), BlocksFor(n), kBlock, 0,
+                stream, x, x_stride, out, out_stride, cols, n);
   return LaunchError();
 }
 

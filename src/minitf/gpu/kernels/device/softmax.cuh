@@ -26,7 +26,7 @@
 
 #include <cstdint>
 
-#include "minitf/gpu/kernels/ops/common.cuh"
+#include "minitf/gpu/kernels/device/common.cuh"
 
 namespace minitf::gpu::MINITF_GPU_BACKEND {
 

@@ -1,7 +1,7 @@
-// The GpuKernels interface (gpu_kernels.h) over the kernels of this folder,
-// written once and compiled into each backend: emulated_kernels.cc includes
+// The GpuKernels interface (kernels/backend.h) over the kernels of this folder,
+// written once and compiled into each backend: emulated_backend.cc includes
 // it with the host compiler (namespace minitf::gpu::emulated), and
-// cuda_kernels.cu with nvcc (minitf::gpu::cuda). It turns a DType into the
+// cuda_backend.cu with nvcc (minitf::gpu::cuda). It turns a DType into the
 // element type of a kernel template, a cudaError_t into a Status, and the
 // opaque GpuStream back into the backend's cudaStream_t. Each backend adds
 // MatMul, the one family whose implementation differs: cuBLAS on a GPU, the
@@ -15,12 +15,12 @@
 #include <string>
 #include <type_traits>
 
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/kernels/ops/common.cuh"
-#include "minitf/gpu/kernels/ops/elementwise.cuh"
-#include "minitf/gpu/kernels/ops/reduction.cuh"
-#include "minitf/gpu/kernels/ops/softmax.cuh"
-#include "minitf/gpu/kernels/ops/training.cuh"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/kernels/device/common.cuh"
+#include "minitf/gpu/kernels/device/elementwise.cuh"
+#include "minitf/gpu/kernels/device/reduction.cuh"
+#include "minitf/gpu/kernels/device/softmax.cuh"
+#include "minitf/gpu/kernels/device/training.cuh"
 #include "minitf/tensor/dtype.h"
 #include "minitf/tensor/status.h"
 
@@ -189,10 +189,22 @@ class BackendKernels : public GpuKernels {
                      const BroadcastLoops& loops) const override {
     if (!DataTypeIsValid(dtype)) return NoKernel("StridedCopy", dtype);
     return SwitchDType(dtype, [&]<typename T>() {
-      return LaunchStatus("StridedCopy",
-                          LaunchStridedCopy<T>(static_cast<const T*>(x),
-                                               static_cast<T*>(out), loops,
-                                               ToStream(stream)));
+      return LaunchStatus(
+          "StridedCopy",
+          LaunchStridedCopy<T>(static_cast<const T*>(x), static_cast<T*>(out),
+                               loops, ToStream(stream)));
+    });
+  }
+
+  Status CopyRows(GpuStream stream, DType dtype, const void* x,
+                  int64_t x_stride, void* out, int64_t out_stride, int64_t rows,
+                  int64_t cols) const override {
+    if (!DataTypeIsValid(dtype)) return NoKernel("CopyRows", dtype);
+    return SwitchDType(dtype, [&]<typename T>() {
+      return LaunchStatus(
+          "CopyRows", LaunchCopyRows<T>(static_cast<const T*>(x), x_stride,
+                                        static_cast<T*>(out), out_stride, rows,
+                                        cols, ToStream(stream)));
     });
   }
 

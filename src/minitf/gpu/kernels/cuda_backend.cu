@@ -1,4 +1,4 @@
-// The GPU kernels compiled by nvcc for a real GPU: backend_kernels.cuh in
+// The GPU kernels compiled by nvcc for a real GPU: backend_impl.cuh in
 // namespace minitf::gpu::cuda, and MatMul by cuBLAS.
 //
 // cuBLAS is column-major, the engine row-major. A row-major [r,c] matrix is
@@ -13,8 +13,8 @@
 #include <map>
 #include <mutex>
 
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/kernels/ops/backend_kernels.cuh"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/kernels/backend_impl.cuh"
 
 namespace minitf::gpu {
 namespace cuda {

@@ -1,6 +1,7 @@
 // The optimizers' updates on the GPU: ApplyGradientDescent, ApplyMomentum,
-// ApplyAdam and ApplyRMSProp, in place on the variable and its slots, with layer 3's
-// arithmetic (train/kernels/training_kernels.cc), element for element.
+// ApplyAdam and ApplyRMSProp, in place on the variable and its slots, with
+// layer 3's arithmetic (train/kernels/training_kernels.cc), element for
+// element.
 //
 // Threads to elements: one thread per element of the variable, in the
 // grid-stride loop of common.cuh; thread i reads grad[i] and updates
@@ -16,7 +17,7 @@
 
 #include <cstdint>
 
-#include "minitf/gpu/kernels/ops/common.cuh"
+#include "minitf/gpu/kernels/device/common.cuh"
 
 namespace minitf::gpu::MINITF_GPU_BACKEND {
 

@@ -1,6 +1,6 @@
 // Reductions on the GPU: Sum, Mean, Prod, Max and Min over the middle axis of
 // x:[outer, middle, inner], and ArgMax/ArgMin. Any reduction over any axes
-// comes here as one or more such passes: gpu_ops.cc merges adjacent axes
+// comes here as one or more such passes: tensor_ops.cc merges adjacent axes
 // that are reduced (or kept) together, as chapter 1's MergeAxes does.
 //
 // Threads to elements, in two layouts:
@@ -29,9 +29,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/kernels/ops/common.cuh"
-#include "minitf/gpu/kernels/ops/elementwise.cuh"  // AddF, MulF
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/kernels/device/common.cuh"
+#include "minitf/gpu/kernels/device/elementwise.cuh"  // AddF, MulF
 
 namespace minitf::gpu::MINITF_GPU_BACKEND {
 

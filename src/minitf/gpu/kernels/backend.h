@@ -1,7 +1,7 @@
 // GpuKernels: the engine's GPU kernels as one interface, whichever backend
 // runs them.
 //
-// The kernels are written once, in CUDA C++ (kernels/ops/*.cuh), and built
+// The kernels are written once, in CUDA C++ (kernels/device/*.cuh), and built
 // twice: by the host compiler against the CPU emulator of CUDA
 // (EmulatedGpuKernels, always there) and, where CMake finds nvcc, by nvcc for
 // a real GPU (CudaGpuKernels, in the layer library where CMake finds nvcc).
@@ -13,7 +13,7 @@
 // Every method only enqueues work on `stream` and returns; the caller
 // synchronizes. Pointers are device memory of the backend (on the emulator,
 // host memory from its cudaMalloc or any host allocator). Tensor-level
-// functions with shape checks are in gpu_ops.h.
+// functions with shape checks are in tensor_ops.h.
 //
 //   const GpuKernels& k = EmulatedGpuKernels();
 //   GpuStream s;  k.CreateStream(&s);
@@ -173,7 +173,7 @@ struct BroadcastLoops {
 /// Errors: a dtype the family has no kernel for is InvalidArgument naming
 /// the op and the dtype; a launch the backend refuses (no device, a bad
 /// configuration) is Internal with CUDA's error name and text. Shapes are
-/// the caller's to check (gpu_ops.h does).
+/// the caller's to check (tensor_ops.h does).
 ///
 /// Thread safety: every method may be called from any thread.
 class GpuKernels {
@@ -203,13 +203,13 @@ class GpuKernels {
   virtual Status CopyDeviceToHost(void* dst, const void* src, size_t bytes,
                                   GpuStream stream) const = 0;
 
-  // --- elementwise (kernels/ops/elementwise.cuh) ----------------------------
+  // --- elementwise (kernels/device/elementwise.cuh) --------------------------
   /// x:[n] -> y:[n], y of x's dtype (bool for kLogicalNot).
   virtual Status Unary(GpuStream stream, UnaryOp op, DType dtype, const void* x,
                        void* y, int64_t n) const = 0;
   /// z:[prod(loops.dims)] = f(x, y) along `loops`; x and y of `dtype`, z of
   /// `dtype`, or bool for comparisons. Integer division by zero gives 0
-  /// (a kernel cannot stop the program to report it; see gpu_ops.h).
+  /// (a kernel cannot stop the program to report it; see tensor_ops.h).
   virtual Status Binary(GpuStream stream, BinaryOp op, DType dtype,
                         const void* x, const void* y, void* z,
                         const BroadcastLoops& loops) const = 0;
@@ -230,7 +230,14 @@ class GpuKernels {
   virtual Status StridedCopy(GpuStream stream, DType dtype, const void* x,
                              void* out, const BroadcastLoops& loops) const = 0;
 
-  // --- reductions (kernels/ops/reduction.cuh) -------------------------------
+  /// out[r * out_stride + c] = x[r * x_stride + c] for r < rows and c <
+  /// cols: rows copied between tensors whose rows differ in length, as
+  /// ConcatV2 and Pack write each input into its columns of the output.
+  virtual Status CopyRows(GpuStream stream, DType dtype, const void* x,
+                          int64_t x_stride, void* out, int64_t out_stride,
+                          int64_t rows, int64_t cols) const = 0;
+
+  // --- reductions (kernels/device/reduction.cuh) -----------------------------
   /// x:[outer, middle, inner] -> out:[outer, inner], combined over the middle
   /// axis; then divided by `divisor` (kMean's last pass; 1 otherwise).
   /// `scratch` holds ReduceScratchBytes(...) bytes (may be null when that is
@@ -250,7 +257,7 @@ class GpuKernels {
                            const void* x, DType out_type, void* out,
                            int64_t outer, int64_t n, int64_t inner) const = 0;
 
-  // --- softmax (kernels/ops/softmax.cuh) ------------------------------------
+  // --- softmax (kernels/device/softmax.cuh) ----------------------------------
   /// logits:[rows, classes] -> out:[rows, classes], softmax or log-softmax
   /// of each row, shifted by the row's maximum.
   virtual Status Softmax(GpuStream stream, bool log, DType dtype,
@@ -281,7 +288,7 @@ class GpuKernels {
                                     int64_t k, bool transpose_a,
                                     bool transpose_b) const = 0;
 
-  // --- optimizer updates (kernels/ops/training.cuh) -------------------------
+  // --- optimizer updates (kernels/device/training.cuh) -----------------------
   // In place on var and its slots, all of n elements; the hyperparameters
   // are device pointers to one value each (0-d tensors on the GPU).
   /// var -= alpha * delta.

@@ -3,9 +3,10 @@
 // layer 3's cross-entropy losses and optimizer updates, for tensors whose
 // data lie in a GPU's memory.
 //
-// Each function checks its inputs as the CPU kernel does, and returns the
+// Each function checks its inputs as the CPU kernel does, with chapter 1's
+// checks (tensor/kernels/checks.h) where the op is chapter 1's, and returns the
 // same errors, in the same words, for bad shapes and dtypes; then allocates
-// its outputs and enqueues the GPU kernels (gpu_kernels.h) on ctx.stream.
+// its outputs and enqueues the GPU kernels (kernels/backend.h) on ctx.stream.
 // It returns as soon as the work is queued: the caller synchronizes before
 // it reads a result on the host. Outputs and temporaries come from the
 // calling thread's default allocator (allocator.h), which the executor sets
@@ -30,7 +31,9 @@
 //     GPU; the other dtypes are InvalidArgument.
 #pragma once
 
-#include "minitf/gpu/gpu_kernels.h"
+#include <vector>
+
+#include "minitf/gpu/kernels/backend.h"
 #include "minitf/tensor/kernels/reduction_ops.h"
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
@@ -73,6 +76,20 @@ StatusOr<Tensor> Tile(const GpuStreamContext& ctx, const Tensor& x,
 /// repeated; the CPU kernel's checks and messages.
 StatusOr<Tensor> BroadcastTo(const GpuStreamContext& ctx, const Tensor& x,
                              const std::vector<int64_t>& shape);
+
+/// Chapter 1's array kernels (array_ops.h), their checks and plans shared
+/// with the CPU's: Transpose (at most BroadcastLoops::kMaxDims axes after
+/// merging neighbours, Unimplemented beyond), Concat (ConcatV2), Stack
+/// (Pack) and Slice.
+StatusOr<Tensor> Transpose(const GpuStreamContext& ctx, const Tensor& x,
+                           const std::vector<int>& perm);
+StatusOr<Tensor> Concat(const GpuStreamContext& ctx,
+                        const std::vector<Tensor>& values, int axis);
+StatusOr<Tensor> Stack(const GpuStreamContext& ctx,
+                       const std::vector<Tensor>& values, int axis);
+StatusOr<Tensor> Slice(const GpuStreamContext& ctx, const Tensor& x,
+                       const std::vector<int64_t>& begin,
+                       const std::vector<int64_t>& size);
 
 /// kernels::ReduceSum ... ReduceMin: numbers, any axes (std::nullopt: all).
 StatusOr<Tensor> Reduce(const GpuStreamContext& ctx, ReduceOp op,

@@ -1,12 +1,12 @@
 // The GPU kernels compiled by the host compiler and run by the CPU emulator
-// of CUDA: backend_kernels.cuh in namespace minitf::gpu::emulated, and
+// of CUDA: backend_impl.cuh in namespace minitf::gpu::emulated, and
 // MatMul by the course's teaching GEMMs (ops/matmul.cuh) where a GPU build
 // calls cuBLAS.
 #include <cstdint>
 
-#include "minitf/gpu/gpu_kernels.h"
-#include "minitf/gpu/kernels/ops/backend_kernels.cuh"
-#include "minitf/gpu/kernels/ops/matmul.cuh"
+#include "minitf/gpu/kernels/backend.h"
+#include "minitf/gpu/kernels/backend_impl.cuh"
+#include "minitf/gpu/kernels/device/matmul.cuh"
 
 namespace minitf::gpu {
 namespace emulated {

@@ -1,4 +1,4 @@
-#include "minitf/gpu/gpu_ops.h"
+#include "minitf/gpu/tensor_ops.h"
 
 #include <cstdint>
 #include <limits>
@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/array_ops.h"
 #include "minitf/tensor/kernels/broadcast.h"
+#include "minitf/tensor/kernels/checks.h"
 
 namespace minitf::gpu {
 namespace {
@@ -18,28 +20,15 @@ const void* In(const Tensor& t) { return t.device_data(); }
 void* Out(Tensor& t) { return t.device_data(); }
 
 // ---------------------------------------------------------------------------
-// Chapter 1's checks, in its words (cwise_ops.cc).
+// Chapter 1's checks (checks.h), so that the GPU's errors are the CPU's.
 
-Status CheckInitialized(std::string_view op, const Tensor& t, int index) {
-  if (t.IsInitialized()) return Status::OK();
-  return errors::InvalidArgument("cannot compute ", op, " as input #", index,
-                                 "(zero-based) is an uninitialized tensor");
-}
-
-Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y) {
-  if (x.dtype() == y.dtype()) return Status::OK();
-  return errors::InvalidArgument(
-      "cannot compute ", op, " as input #1(zero-based) was expected ",
-      "to be a ", x.dtype(), " tensor but is a ", y.dtype(), " tensor");
-}
+using kernels::CheckInitialized;
+using kernels::CheckSameDType;
 
 Status CheckTypes(std::string_view op, DTypeSet set, DType dtype) {
   if (Contains(set, dtype)) return Status::OK();
-  return errors::InvalidArgument("No ", op, " kernel for dtype ", dtype, " (",
-                                 op, " takes ", Names(set), ")");
+  return kernels::NoKernel(op, dtype, Names(set));
 }
-
-bool IsNumeric(DType dtype) { return Contains(DTypeSet::kNumbers, dtype); }
 
 // A temporary of `bytes` on the default allocator, as a tensor of `dtype`
 // so that its size is whole elements. An empty tensor when bytes is 0.
@@ -145,36 +134,19 @@ Status FillIdentity(const GpuStreamContext& ctx, ReduceOp op, Tensor* out) {
 StatusOr<Tensor> ArgReduce(const GpuStreamContext& ctx, bool max,
                            const Tensor& x, int axis, DType output_type) {
   const char* op = max ? "ArgMax" : "ArgMin";
-  if (!IsNumeric(x.dtype())) {
-    return errors::InvalidArgument(op, " has no kernel for dtype ", x.dtype());
-  }
+  TF_RETURN_IF_ERROR(kernels::CheckNumeric(op, x.dtype()));
   if (output_type != DT_INT32 && output_type != DT_INT64) {
     return errors::InvalidArgument(op, " has no kernel for output_type ",
                                    output_type, " (int32 or int64)");
   }
-  const int rank = x.dims();
-  if (axis < -rank || axis >= rank) {
-    return errors::InvalidArgument("Expected dimension in the range [", -rank,
-                                   ", ", rank, "), but got ", axis);
-  }
-  if (axis < 0) axis += rank;
-  if (x.dim_size(axis) == 0) {
-    return errors::InvalidArgument("Reduction axis ", axis,
-                                   " is empty in shape ", x.shape());
-  }
-  int64_t outer = 1;
-  int64_t inner = 1;
-  TensorShape out_shape;
-  for (int i = 0; i < rank; ++i) {
-    if (i < axis) outer *= x.dim_size(i);
-    if (i > axis) inner *= x.dim_size(i);
-    if (i != axis) out_shape.AddDim(x.dim_size(i));
-  }
-  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(output_type, out_shape));
+  TF_ASSIGN_OR_RETURN(kernels::ArgReducePlan plan,
+                      kernels::PlanArgReduce(x, axis));
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(output_type, plan.out_shape));
   if (out.NumElements() == 0) return out;
   TF_RETURN_IF_ERROR(ctx.kernels->ArgReduce(ctx.stream, max, x.dtype(), In(x),
-                                            output_type, Out(out), outer,
-                                            x.dim_size(axis), inner));
+                                            output_type, Out(out), plan.outer,
+                                            plan.n, plan.inner));
   return out;
 }
 
@@ -338,14 +310,7 @@ StatusOr<Tensor> BiasAdd(const GpuStreamContext& ctx, const Tensor& value,
 }
 
 StatusOr<Tensor> Cast(const GpuStreamContext& ctx, const Tensor& x, DType to) {
-  if (!x.IsInitialized()) {
-    return errors::InvalidArgument(
-        "Cast got an uninitialized tensor as its input");
-  }
-  if (!DataTypeIsValid(to)) {
-    return errors::InvalidArgument("Cast to invalid dtype ",
-                                   static_cast<int>(to));
-  }
+  TF_RETURN_IF_ERROR(kernels::CheckCast(x, to));
   if (to == x.dtype()) return x;
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(to, x.shape()));
   TF_RETURN_IF_ERROR(ctx.kernels->Cast(ctx.stream, x.dtype(), to, In(x),
@@ -355,17 +320,8 @@ StatusOr<Tensor> Cast(const GpuStreamContext& ctx, const Tensor& x, DType to) {
 
 StatusOr<Tensor> Fill(const GpuStreamContext& ctx, const TensorShape& shape,
                       const Tensor& value) {
-  if (!value.IsInitialized()) {
-    return errors::InvalidArgument(
-        "Fill got an uninitialized tensor as its value");
-  }
-  if (value.dims() != 0) {
-    return errors::InvalidArgument("value must be a scalar, got shape ",
-                                   value.shape());
-  }
   TF_ASSIGN_OR_RETURN(TensorShape checked,
-                      TensorShape::FromDims(shape.dim_sizes(),
-                                            /*allow_unknown=*/false));
+                      kernels::CheckFill(shape.dim_sizes(), value));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(value.dtype(), checked));
   // The value is on the host: Fill passes it to the kernel by value.
   TF_RETURN_IF_ERROR(ctx.kernels->Fill(ctx.stream, value.dtype(),
@@ -376,11 +332,14 @@ StatusOr<Tensor> Fill(const GpuStreamContext& ctx, const TensorShape& shape,
 
 namespace {
 
-// out = a gather of x by strides (GpuKernels::StridedCopy): `loops` lists
-// (size, x stride) innermost first, at most BroadcastLoops::kMaxDims.
+// out = a gather of x by strides (GpuKernels::StridedCopy), from x's element
+// `offset` on: `loops` lists (size, x stride) innermost first, at most
+// BroadcastLoops::kMaxDims. The start is a device address computed on the
+// host, as pointer arithmetic on device memory may be.
 Status GatherByStrides(const GpuStreamContext& ctx, const char* name,
                        const Tensor& x, Tensor* out,
-                       std::vector<std::pair<int64_t, int64_t>> loops) {
+                       std::vector<std::pair<int64_t, int64_t>> loops,
+                       int64_t offset = 0) {
   if (out->NumElements() == 0) return Status::OK();
   if (loops.empty()) loops.emplace_back(1, 0);
   if (loops.size() > BroadcastLoops::kMaxDims) {
@@ -394,7 +353,9 @@ Status GatherByStrides(const GpuStreamContext& ctx, const char* name,
     strided.dims[d] = loops[strided.rank - 1 - d].first;
     strided.x_strides[d] = loops[strided.rank - 1 - d].second;
   }
-  return ctx.kernels->StridedCopy(ctx.stream, x.dtype(), In(x), Out(*out),
+  const void* start =
+      static_cast<const char*>(In(x)) + offset * DataTypeSize(x.dtype());
+  return ctx.kernels->StridedCopy(ctx.stream, x.dtype(), start, Out(*out),
                                   strided);
 }
 
@@ -463,15 +424,89 @@ StatusOr<Tensor> BroadcastTo(const GpuStreamContext& ctx, const Tensor& x,
 }
 
 // ---------------------------------------------------------------------------
+// Transpose, Concat, Stack and Slice: chapter 1's plans, copied by the GPU.
+
+StatusOr<Tensor> Transpose(const GpuStreamContext& ctx, const Tensor& x,
+                           const std::vector<int>& perm) {
+  TF_ASSIGN_OR_RETURN(kernels::TransposePlan plan,
+                      kernels::PlanTranspose(x, perm));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
+  // The plan's walk of the input, innermost first, is the gather's loops.
+  std::vector<std::pair<int64_t, int64_t>> loops;
+  for (size_t j = plan.counts.size(); j-- > 0;) {
+    loops.emplace_back(plan.counts[j], plan.strides[j]);
+  }
+  if (loops.size() <= 1) loops = {{x.NumElements(), 1}};
+  TF_RETURN_IF_ERROR(
+      GatherByStrides(ctx, "Transpose", x, &out, std::move(loops)));
+  return out;
+}
+
+namespace {
+
+// Each input's rows into its columns of out:[plan.outer, sum of chunks].
+StatusOr<Tensor> Interleave(const GpuStreamContext& ctx,
+                            const std::vector<Tensor>& values,
+                            const kernels::ConcatPlan& plan) {
+  TF_ASSIGN_OR_RETURN(Tensor out,
+                      Tensor::Allocate(values[0].dtype(), plan.out_shape));
+  if (out.NumElements() == 0) return out;
+  const int64_t row = out.NumElements() / plan.outer;
+  const int64_t element = DataTypeSize(out.dtype());
+  int64_t column = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    void* at = static_cast<char*>(Out(out)) + column * element;
+    TF_RETURN_IF_ERROR(ctx.kernels->CopyRows(ctx.stream, out.dtype(),
+                                             In(values[i]), plan.chunks[i], at,
+                                             row, plan.outer, plan.chunks[i]));
+    column += plan.chunks[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<Tensor> Concat(const GpuStreamContext& ctx,
+                        const std::vector<Tensor>& values, int axis) {
+  TF_ASSIGN_OR_RETURN(kernels::ConcatPlan plan,
+                      kernels::PlanConcat(values, axis));
+  return Interleave(ctx, values, plan);
+}
+
+StatusOr<Tensor> Stack(const GpuStreamContext& ctx,
+                       const std::vector<Tensor>& values, int axis) {
+  TF_ASSIGN_OR_RETURN(kernels::ConcatPlan plan,
+                      kernels::PlanStack(values, axis));
+  return Interleave(ctx, values, plan);
+}
+
+StatusOr<Tensor> Slice(const GpuStreamContext& ctx, const Tensor& x,
+                       const std::vector<int64_t>& begin,
+                       const std::vector<int64_t>& size) {
+  TF_ASSIGN_OR_RETURN(kernels::SlicePlan plan,
+                      kernels::PlanSlice(x, begin, size));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
+  if (out.NumElements() == 0) return out;
+  // A gather from the slice's first element, along the output's axes longer
+  // than 1, each with x's stride.
+  std::vector<std::pair<int64_t, int64_t>> loops;
+  for (int d = x.dims() - 1; d >= 0; --d) {
+    if (out.dim_size(d) > 1) {
+      loops.emplace_back(out.dim_size(d), plan.strides[d]);
+    }
+  }
+  TF_RETURN_IF_ERROR(
+      GatherByStrides(ctx, "Slice", x, &out, std::move(loops), plan.base));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
 // Reductions.
 
 StatusOr<Tensor> Reduce(const GpuStreamContext& ctx, ReduceOp op,
                         const Tensor& x, const kernels::Axes& axes,
                         bool keep_dims) {
-  if (!IsNumeric(x.dtype())) {
-    return errors::InvalidArgument(OpName(op), " has no kernel for dtype ",
-                                   x.dtype());
-  }
+  TF_RETURN_IF_ERROR(kernels::CheckNumeric(OpName(op), x.dtype()));
   TF_ASSIGN_OR_RETURN(kernels::ReductionPlan plan,
                       kernels::PlanReduction(x.shape(), axes, keep_dims));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
@@ -575,28 +610,15 @@ StatusOr<Tensor> MatMul(const GpuStreamContext& ctx, const Tensor& a,
                         const Tensor& b, bool transpose_a, bool transpose_b) {
   TF_RETURN_IF_ERROR(CheckInitialized("MatMul", a, 0));
   TF_RETURN_IF_ERROR(CheckInitialized("MatMul", b, 1));
-  // Chapter 1's checks (matmul.cc), in its order.
-  if (a.dims() != 2) {
-    return errors::InvalidArgument(
-        "In[0] is not a matrix. Instead it has shape ", a.shape());
-  }
-  if (b.dims() != 2) {
-    return errors::InvalidArgument(
-        "In[1] is not a matrix. Instead it has shape ", b.shape());
-  }
-  TF_RETURN_IF_ERROR(CheckSameDType("MatMul", a, b));
+  // Chapter 1's checks (checks.h), in its order.
+  TF_RETURN_IF_ERROR(kernels::CheckMatMulOperands(a, b));
   if (!DataTypeIsFloating(a.dtype())) {
     return errors::InvalidArgument("MatMul has no GPU kernel for dtype ",
                                    a.dtype(), " (float, double)");
   }
-  const int64_t m = a.dim_size(transpose_a ? 1 : 0);
-  const int64_t k = a.dim_size(transpose_a ? 0 : 1);
-  const int64_t k2 = b.dim_size(transpose_b ? 1 : 0);
-  const int64_t n = b.dim_size(transpose_b ? 0 : 1);
-  if (k != k2) {
-    return errors::InvalidArgument(
-        "Matrix size-incompatible: In[0]: ", a.shape(), ", In[1]: ", b.shape());
-  }
+  TF_ASSIGN_OR_RETURN(kernels::MatMulSizes sizes,
+                      kernels::MatMulSizesOf(a, b, transpose_a, transpose_b));
+  const int64_t m = sizes.m, n = sizes.n, k = sizes.k;
   TF_ASSIGN_OR_RETURN(Tensor out,
                       Tensor::Allocate(a.dtype(), TensorShape({m, n})));
   if (out.NumElements() == 0) return out;

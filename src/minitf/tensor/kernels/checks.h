@@ -1,0 +1,75 @@
+// The checks chapter 1's kernels make of their inputs, as functions of
+// their own, so that every kernel of an op, on any device, says the same
+// thing in the same words.
+//
+// A kernel checks before it computes: its inputs are initialized and of the
+// dtypes it takes, their shapes fit the op. The CPU kernels of this folder
+// call these checks, and so do a later layer's kernels of the same ops on
+// another device (the GPU's, which must not read the data to check it and
+// need not: every check here reads dtypes and shapes only). The words are
+// TensorFlow's.
+//
+//   TF_RETURN_IF_ERROR(kernels::CheckInitialized("Add", x, 0));
+//   TF_RETURN_IF_ERROR(kernels::CheckSameDType("Add", x, y));
+//   TF_ASSIGN_OR_RETURN(kernels::MatMulSizes s,
+//                       kernels::CheckMatMul(a, b, false, false));
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "minitf/tensor/status.h"
+#include "minitf/tensor/tensor.h"
+
+namespace minitf::kernels {
+
+// --- any op -----------------------------------------------------------------
+
+/// InvalidArgument "cannot compute Add as input #1(zero-based) is an
+/// uninitialized tensor" unless `t` is initialized.
+Status CheckInitialized(std::string_view op, const Tensor& t, int index);
+/// InvalidArgument "cannot compute Add as input #1(zero-based) was expected
+/// to be a float tensor but is a int32 tensor" unless the dtypes agree.
+Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y);
+/// InvalidArgument "No Exp kernel for dtype int32 (Exp takes float,
+/// double)": `takes` lists the dtypes the op has a kernel for.
+Status NoKernel(std::string_view op, DType dtype, std::string_view takes);
+/// True for the numbers: floats and integers, not bool.
+bool IsNumeric(DType dtype);
+/// InvalidArgument "Sum has no kernel for dtype bool" unless IsNumeric.
+Status CheckNumeric(std::string_view op, DType dtype);
+
+// --- Cast and Fill ----------------------------------------------------------
+
+/// x initialized, `to` a valid dtype.
+Status CheckCast(const Tensor& x, DType to);
+/// value an initialized scalar, `dims` no negative size: the output's shape.
+StatusOr<TensorShape> CheckFill(const std::vector<int64_t>& dims,
+                                const Tensor& value);
+
+// --- ArgMax and ArgMin ------------------------------------------------------
+
+/// x:[outer, n, inner] around the reduced axis, and the output's shape.
+struct ArgReducePlan {
+  int64_t outer = 1, n = 1, inner = 1;
+  TensorShape out_shape;
+};
+/// `axis` in [-rank, rank) and not empty in x. REQUIRES: x's dtype checked.
+StatusOr<ArgReducePlan> PlanArgReduce(const Tensor& x, int axis);
+
+// --- MatMul -----------------------------------------------------------------
+
+/// out:[m, n] = op(a):[m, k] op(b):[k, n].
+struct MatMulSizes {
+  int64_t m = 0, n = 0, k = 0;
+};
+/// Both operands matrices of one dtype; TensorFlow checks them in this order
+/// before it looks at the dtype itself.
+Status CheckMatMulOperands(const Tensor& a, const Tensor& b);
+/// The sizes, with op(a)'s columns equal to op(b)'s rows.
+/// REQUIRES: CheckMatMulOperands(a, b) is OK.
+StatusOr<MatMulSizes> MatMulSizesOf(const Tensor& a, const Tensor& b,
+                                    bool transpose_a, bool transpose_b);
+
+}  // namespace minitf::kernels
