@@ -142,14 +142,27 @@ find_package(benchmark REQUIRED)
 include(GoogleTest)
 enable_testing()
 
-# minitf_layer(<layer> [SOURCES ...] [DEPS ...]): the library target of one
-# layer, minitf_<layer>. Headers are included as "minitf/<layer>/x.h". A
-# layer with no sources of its own yet is an interface target: its DEPS.
+# minitf_layer(<layer> [SOURCES ...] [LAYERS ...] [DEPS ...]): the libraries
+# of one layer. Headers are included as "minitf/<layer>/x.h".
+#
+#   minitf_<layer>_code  the layer's own code. It links the LAYERS, the
+#                        earlier layers whose headers its files include (the
+#                        layers those link come with them), and DEPS, the
+#                        other libraries it uses; nothing else of the course.
+#                        tools/layer_check.py (CTest tools.layers) fails on
+#                        an include of a layer that LAYERS does not reach.
+#   minitf_<layer>       what a chapter's programs and tests link: the code
+#                        of this layer and of every layer built before it,
+#                        the chapter's whole course so far, as the umbrella
+#                        header <minitf/minitf.h> shows it.
+#
+# A layer with no sources of its own yet is an interface target of its
+# LAYERS and DEPS.
 #
 # Ops and kernels register themselves from static initialisers (the op and
 # kernel registries), which nothing else references; a plain static library
-# would let the linker drop them. So the code is built into
-# minitf_<layer>_code and minitf_<layer> links it whole.
+# would let the linker drop them. So each layer's code is linked whole,
+# wherever it is linked (_minitf_whole_code).
 #
 # Both are installed, with the layer's headers, and exported as
 # minitf::<layer> and minitf::<layer>_code. What they pass on to a program
@@ -158,13 +171,29 @@ enable_testing()
 # warnings, -march=native and sanitizers are set for its own folders
 # (add_compile_options above), so they stay in the course's build.
 function(minitf_layer layer)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LAYERS;DEPS" ${ARGN})
+  get_property(built GLOBAL PROPERTY MINITF_BUILT_LAYERS)
   set_property(GLOBAL APPEND PROPERTY MINITF_BUILT_LAYERS ${layer})
+  set(layers "")
+  foreach(below ${ARG_LAYERS})
+    if(NOT below IN_LIST built)
+      message(FATAL_ERROR "minitf_layer(${layer}): LAYERS names ${below}, "
+                          "which is not a layer built before it")
+    endif()
+    _minitf_whole_code(code ${below})
+    list(APPEND layers ${code})
+  endforeach()
+  # The layers before this one, as a chapter's programs link them.
+  set(course "")
+  if(built)
+    list(GET built -1 previous)
+    set(course minitf_${previous})
+  endif()
   if(NOT ARG_SOURCES)
     add_library(minitf_${layer} INTERFACE)
     target_include_directories(minitf_${layer} INTERFACE "${MINITF_ROOT}/src"
                                                          "${CMAKE_BINARY_DIR}/include")
-    target_link_libraries(minitf_${layer} INTERFACE ${ARG_DEPS})
+    target_link_libraries(minitf_${layer} INTERFACE ${layers} ${ARG_DEPS} ${course})
     return()
   endif()
   add_library(minitf_${layer}_code STATIC ${ARG_SOURCES})
@@ -172,13 +201,10 @@ function(minitf_layer layer)
     "$<BUILD_INTERFACE:${MINITF_ROOT}/src;${CMAKE_BINARY_DIR}/include>"
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
   target_compile_features(minitf_${layer}_code PUBLIC cxx_std_20)
-  target_link_libraries(minitf_${layer}_code PUBLIC ${ARG_DEPS})
+  target_link_libraries(minitf_${layer}_code PUBLIC ${layers} ${ARG_DEPS})
   add_library(minitf_${layer} INTERFACE)
-  # CMake 3.25 exports the target named in $<LINK_LIBRARY:...> as it is
-  # spelled, without the minitf:: namespace, so the installed name is given.
-  target_link_libraries(minitf_${layer} INTERFACE
-    "$<BUILD_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf_${layer}_code>>"
-    "$<INSTALL_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf::${layer}_code>>")
+  _minitf_whole_code(code ${layer})
+  target_link_libraries(minitf_${layer} INTERFACE ${code} ${course})
   set_target_properties(minitf_${layer}_code PROPERTIES EXPORT_NAME ${layer}_code)
   set_target_properties(minitf_${layer} PROPERTIES EXPORT_NAME ${layer})
   install(TARGETS minitf_${layer} minitf_${layer}_code EXPORT minitfTargets
@@ -186,6 +212,16 @@ function(minitf_layer layer)
   install(DIRECTORY "${MINITF_ROOT}/src/minitf/${layer}/"
           DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/minitf/${layer}"
           FILES_MATCHING PATTERN "*.h")
+endfunction()
+
+# _minitf_whole_code(<var> <layer>): minitf_<layer>_code, linked whole. CMake
+# 3.25 exports the target named in $<LINK_LIBRARY:...> as it is spelled,
+# without the minitf:: namespace, so the installed name is given.
+function(_minitf_whole_code var layer)
+  set(${var}
+      "$<BUILD_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf_${layer}_code>>"
+      "$<INSTALL_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,minitf::${layer}_code>>"
+      PARENT_SCOPE)
 endfunction()
 
 # minitf_test(<name> SOURCES ... LIBS ... [LABEL <label>] [PREFIX <p>]
@@ -561,6 +597,13 @@ function(minitf_build_course last_chapter)
            COMMAND python3 "${MINITF_ROOT}/tests/tools/test_function_length_check.py")
   set_tests_properties(tools.function_length tools.function_length_check
                        PROPERTIES LABELS tools)
+  # The layers' includes (label "tools"): no file of a layer includes a
+  # layer its CMake does not link (tools/layer_check.py), and the checker's
+  # own tests, which plant such an include in a tree of their own.
+  add_test(NAME tools.layers COMMAND python3 "${MINITF_ROOT}/tools/layer_check.py")
+  add_test(NAME tools.layer_check
+           COMMAND python3 "${MINITF_ROOT}/tests/tools/test_layer_check.py")
+  set_tests_properties(tools.layers tools.layer_check PROPERTIES LABELS tools)
   # The main demo reads this list to run each chapter's programs in order.
   set(listing "")
   foreach(entry ${MINITF_CHAPTERS})

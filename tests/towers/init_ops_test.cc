@@ -1,6 +1,6 @@
 // get_variable's initializers against TensorFlow 2.21's tf.compat.v1: the
 // node names and constants expected here are what TensorFlow built.
-#include "minitf/towers/init_ops.h"
+#include "minitf/towers/variable_sharing/init_ops.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"
 
 namespace minitf {
 namespace {

@@ -27,7 +27,7 @@
 #include "minitf/graph/session.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/towers/average_gradients.h"
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"
 #include "minitf/train/gradients/gradients.h"
 #include "minitf/train/ops/grad_ops.h"
 #include "minitf/train/optimizers/gradient_descent.h"

@@ -1,7 +1,7 @@
 // Variable scopes and get_variable against TensorFlow 2.21's tf.compat.v1
 // (with disable_v2_behavior): every name, reuse flag and error text expected
 // here is what TensorFlow printed for the same program.
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"
 
 #include <gtest/gtest.h>
 

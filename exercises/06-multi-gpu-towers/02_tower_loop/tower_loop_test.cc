@@ -14,8 +14,8 @@
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/tensor/errors.h"
-#include "minitf/towers/init_ops.h"
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/init_ops.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"
 #include "minitf/train/variables.h"
 
 namespace minitf::exercises {

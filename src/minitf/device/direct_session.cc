@@ -14,10 +14,11 @@
 #include "minitf/device/subgraph.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/executor.h"
+#include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/kernel.h"
-#include "minitf/graph/local_session.h"
 #include "minitf/graph/run_metadata.h"
+#include "minitf/graph/run_signature.h"
 
 namespace minitf {
 

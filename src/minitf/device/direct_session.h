@@ -53,8 +53,8 @@
 #include "minitf/graph/config.h"
 #include "minitf/graph/graph.h"
 #include "minitf/graph/kernel.h"
-#include "minitf/graph/local_session.h"
 #include "minitf/graph/resource_mgr.h"
+#include "minitf/graph/run_signature.h"
 #include "minitf/graph/session.h"
 
 namespace minitf {

@@ -17,11 +17,9 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,39 +28,10 @@
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph.h"
 #include "minitf/graph/resource_mgr.h"
+#include "minitf/graph/run_signature.h"
 #include "minitf/graph/session.h"
 
 namespace minitf {
-
-/// A session's compiled run signatures, each built once. The lock that
-/// guards the table is held while a plan is built, so a session may keep
-/// what its plans share (kernels) under the same lock.
-/// Thread safety: every method may be called from any thread.
-template <typename Plan>
-class PlanCache {
- public:
-  using Creator = std::function<StatusOr<std::shared_ptr<const Plan>>()>;
-
-  /// The plan cached under `key`, or the one `create` builds (under the
-  /// lock) and that is then cached; an error from `create` caches nothing.
-  StatusOr<std::shared_ptr<const Plan>> GetOrCreate(const std::string& key,
-                                                    const Creator& create) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = plans_.find(key);
-    if (it != plans_.end()) return it->second;
-    TF_ASSIGN_OR_RETURN(std::shared_ptr<const Plan> plan, create());
-    plans_.emplace(key, plan);
-    return plan;
-  }
-  int size() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return static_cast<int>(plans_.size());
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const Plan>> plans_;
-};
 
 /// Invariants: kernels_[id] is null or the kernel of node `id`, created once;
 /// every cached plan refers only to kernels in kernels_, which live until the
@@ -118,29 +87,6 @@ class LocalSession : public SessionInterface {
   std::vector<std::unique_ptr<OpKernel>> kernels_;  // By node id.
   PlanCache<ExecutionPlan> plans_;
 };
-
-/// The tensors and ops of a run, resolved from their names in a graph.
-struct RunSignature {
-  std::vector<Output> feeds;  ///< In the order given; no repeats.
-  std::vector<Output> fetches;
-  std::vector<const Node*> targets;
-};
-
-/// Looks the names of a run up in `graph`. Errors: NotFound for an unknown
-/// name (Graph::GetTensorByName's), InvalidArgument for a target that names
-/// a tensor or a tensor fed twice ("The tensor 'x:0' is fed more than
-/// once."). Sessions with devices resolve names the same way.
-StatusOr<RunSignature> ResolveRunSignature(
-    const Graph& graph,
-    const std::vector<std::pair<std::string, Tensor>>& feeds,
-    const std::vector<std::string>& fetch_names,
-    const std::vector<std::string>& target_names);
-
-/// The cache key of a run signature: distinct signatures, distinct keys.
-std::string RunSignatureKey(
-    const std::vector<std::pair<std::string, Tensor>>& feeds,
-    const std::vector<std::string>& fetch_names,
-    const std::vector<std::string>& target_names);
 
 /// The name LocalSession's factory is registered under.
 inline constexpr const char* kLocalSessionFactory = "LOCAL_SESSION";

@@ -1,12 +1,13 @@
 // The public API of layer 6 (multi-GPU towers), as included by
 // <minitf/minitf.h>.
 //
-// Chapter 6 is being written; so far this layer holds TensorFlow 1.x's
-// variable sharing, which a multi-GPU program builds its towers with:
-// tf::variable_scope (reuse false, true or tf::AUTO_REUSE), tf::get_variable
-// and its per-graph store, and the initializers get_variable takes
-// (glorot_uniform by default); and tf::average_gradients, the mean of the
-// towers' gradients that one synchronous step applies.
+// TensorFlow 1.x's variable sharing, which a multi-GPU program builds its
+// towers with (variable_sharing/): tf::variable_scope (reuse false, true or
+// tf::AUTO_REUSE), tf::get_variable and its per-graph store, and the
+// initializers get_variable takes (glorot_uniform by default);
+// tf::average_gradients, the mean of the towers' gradients that one
+// synchronous step applies; and the all-reduces that sum them on the
+// devices instead (all_reduce.h, nccl_ops.h).
 //
 //   for (int i = 0; i < num_gpus; ++i) {
 //     tf::device_scope on_gpu("/gpu:" + std::to_string(i));
@@ -20,6 +21,6 @@
 
 #include "minitf/towers/all_reduce.h"
 #include "minitf/towers/average_gradients.h"
-#include "minitf/towers/init_ops.h"
 #include "minitf/towers/nccl_ops.h"
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/init_ops.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "minitf/tensor/status.h"
-#include "minitf/towers/nccl_manager.h"
+#include "minitf/towers/nccl_participant.h"
 
 namespace minitf {
 

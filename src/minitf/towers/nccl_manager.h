@@ -42,12 +42,9 @@
 
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
+#include "minitf/towers/nccl_participant.h"
 
 namespace minitf {
-
-namespace gpu {
-class GpuDeviceContext;
-}  // namespace gpu
 
 /// How long a participant waits for the others when the session sets no
 /// ConfigProto::operation_timeout_in_ms: one minute. A correct step brings
@@ -68,17 +65,6 @@ struct NcclCollectiveKey {
   const void* step = nullptr;
 
   auto operator<=>(const NcclCollectiveKey&) const = default;
-};
-
-/// One NcclAllReduce kernel's part in a collective.
-struct NcclParticipant {
-  std::string device;             ///< The full name of the device it runs on.
-  const Tensor* input = nullptr;  ///< Valid until `done` is called.
-  Tensor output;                  ///< In the device's memory; input's shape.
-  /// The GPU's streams; null on chapter 4's virtual GPUs, which have none.
-  const gpu::GpuDeviceContext* gpu = nullptr;
-  /// Called once: OK with `output` holding the sum, or the error.
-  std::function<void(const Status&, const Tensor& output)> done;
 };
 
 /// The meeting place of all-reduce participants, one per process.

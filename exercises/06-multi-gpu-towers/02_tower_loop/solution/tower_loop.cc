@@ -4,7 +4,7 @@
 #include <string>
 
 #include "minitf/graph/scope.h"
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"
 #include "minitf/train/gradients/gradients.h"
 #include "minitf/train/variables.h"
 

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/grpc_status.h"
 
 namespace minitf {
 namespace {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "minitf/distributed/runtime/grpc_status.h"
 #include "minitf/distributed/runtime/local_master.h"
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/named_answers.h"
@@ -11,8 +12,8 @@
 #include "minitf/distributed/runtime/worker_cache.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
-#include "minitf/graph/local_session.h"
 #include "minitf/graph/proto_convert.h"
+#include "minitf/graph/run_signature.h"
 
 namespace minitf {
 

@@ -1,6 +1,6 @@
 #include "minitf/distributed/runtime/master_service.h"
 
-#include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/grpc_status.h"
 
 namespace minitf {
 

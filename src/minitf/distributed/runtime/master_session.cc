@@ -18,8 +18,8 @@
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
-#include "minitf/graph/local_session.h"
 #include "minitf/graph/proto_convert.h"
+#include "minitf/graph/run_signature.h"
 
 namespace minitf {
 

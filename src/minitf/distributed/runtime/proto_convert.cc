@@ -51,18 +51,6 @@ StatusOr<DeviceAttributes> DeviceAttributesFromProto(
   return out;
 }
 
-grpc::Status ToGrpcStatus(const Status& status) {
-  if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      status.message());
-}
-
-Status FromGrpcStatus(const grpc::Status& status) {
-  if (status.ok()) return Status::OK();
-  return Status(static_cast<error::Code>(status.error_code()),
-                status.error_message());
-}
-
 proto::ClusterDef ClusterSpecToProto(const train::ClusterSpec& cluster) {
   std::map<std::string, const train::JobTasks*> sorted;
   for (const auto& [name, tasks] : cluster.as_dict()) sorted[name] = &tasks;

@@ -4,14 +4,13 @@
 // as plain structs (ConfigProto in minitf/graph/config.h, DeviceAttributes in
 // minitf/device/device_attributes.h), and this layer's ClusterSpec is a class;
 // on the wire they are the messages of proto/. These functions convert, field
-// by field, in both directions where the runtime needs both.
+// by field, in both directions where the runtime needs both. A Status
+// crosses the wire as gRPC's own status (grpc_status.h).
 //
 //   proto::DeviceAttributes wire =
-//   tf::DeviceAttributesToProto(device->attributes()); proto::ClusterDef def =
-//   tf::ClusterSpecToProto(cluster);   // jobs sorted
+//       tf::DeviceAttributesToProto(device->attributes());
+//   proto::ClusterDef def = tf::ClusterSpecToProto(cluster);  // jobs sorted
 #pragma once
-
-#include <grpcpp/support/status.h>
 
 #include "minitf/device/device_attributes.h"
 #include "minitf/distributed/runtime/cluster_spec.h"
@@ -28,11 +27,6 @@ proto::DeviceAttributes DeviceAttributesToProto(const DeviceAttributes& a);
 /// an index, or the incarnation is 0.
 StatusOr<DeviceAttributes> DeviceAttributesFromProto(
     const proto::DeviceAttributes& a);
-
-/// A Status as a gRPC status, and back. TensorFlow's error codes are gRPC's
-/// (error_codes.proto numbers them alike), so the code crosses unchanged.
-grpc::Status ToGrpcStatus(const Status& status);
-Status FromGrpcStatus(const grpc::Status& status);
 
 /// Jobs sorted by name and tasks by index, as TensorFlow writes a
 /// ClusterDef, so that one cluster always gives the same bytes.

@@ -1,13 +1,15 @@
 #include "minitf/distributed/runtime/rpc_rendezvous.h"
 
 #include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <string_view>
 
 #include "minitf/device/device_context.h"
-#include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/grpc_status.h"
+#include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/distributed/runtime/tensor_coding.h"
 #include "minitf/graph/deadline.h"
 

@@ -29,8 +29,6 @@
 //   mgr.Cleanup(step_id);   // aborts waiters with Aborted "Cleanup <id>"
 #pragma once
 
-#include <grpcpp/grpcpp.h>
-
 #include <condition_variable>
 #include <cstdint>
 #include <deque>

@@ -28,10 +28,14 @@
 #include <vector>
 
 #include "minitf/distributed/runtime/cluster_spec.h"
-#include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/distributed/runtime/task_name.h"
 #include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/tensor/status.h"
+
+// The channels are gRPC's; only the files that open them need its headers.
+namespace grpc {
+class Channel;
+}  // namespace grpc
 
 namespace minitf {
 

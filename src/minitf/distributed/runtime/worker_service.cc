@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/grpc_status.h"
 #include "minitf/distributed/runtime/tensor_coding.h"
 
 namespace minitf {

@@ -29,7 +29,7 @@
 #include <ostream>
 #include <string>
 
-#include "minitf/distributed/training/monitored_session.h"
+#include "minitf/distributed/training/scaffold.h"
 #include "minitf/distributed/training/session_run_hook.h"
 #include "minitf/train/summary/file_writer.h"
 

@@ -11,6 +11,7 @@
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/resource_op_kernel.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/tensor/errors.h"
@@ -69,106 +70,49 @@ MINITF_REGISTER_OP("AccumulatorNumAccumulated")
       return Status::OK();
     });
 
-// Where an accumulator lives and what it is, from its node's attrs.
-struct AccumulatorDef {
-  std::string container;
-  std::string name;  // shared_name, else the node's name
+// The attr's allowed values, checked by the builder and by the kernel of a
+// graph imported from a GraphDef, in TensorFlow's words.
+Status CheckReductionType(const std::string& reduction) {
+  if (reduction == "MEAN" || reduction == "SUM") return Status::OK();
+  return errors::InvalidArgument(
+      "Attr 'reduction_type' of 'ConditionalAccumulator' Op passed string '",
+      reduction, "' not in: \"MEAN\", \"SUM\".");
+}
+
+// What an accumulator is, from its node's attrs: the Spec of
+// ResourceOpKernel (resource_op_kernel.h), which writes the lookup and the
+// kernels' bases. Every session, and every task that runs ops on this
+// device, shares the accumulator at `place`.
+struct AccumulatorSpec {
+  using Resource = AccumulatorResource;
+  static constexpr const char* kOp = "ConditionalAccumulator";
+  static constexpr const char* kWhat = "accumulator";
+
+  ResourcePlace place;
   DType dtype = DT_INVALID;
   TensorShape shape;
   bool mean = true;
+
+  static StatusOr<AccumulatorSpec> FromAttrs(const AttrMap& attrs,
+                                             ResourcePlace place) {
+    AccumulatorSpec spec;
+    spec.place = std::move(place);
+    TF_ASSIGN_OR_RETURN(spec.dtype, GetAttr<DType>(attrs, "dtype"));
+    TF_ASSIGN_OR_RETURN(spec.shape, GetAttr<TensorShape>(attrs, "shape"));
+    TF_ASSIGN_OR_RETURN(std::string reduction,
+                        GetAttr<std::string>(attrs, "reduction_type"));
+    TF_RETURN_IF_ERROR(CheckReductionType(reduction));
+    spec.mean = reduction == "MEAN";
+    return spec;
+  }
+  std::shared_ptr<AccumulatorResource> Create() const {
+    return std::make_shared<AccumulatorResource>(dtype, shape, place.name,
+                                                 mean);
+  }
 };
 
-StatusOr<AccumulatorDef> DefOf(const Node& node) {
-  if (node.type_string() != "ConditionalAccumulator") {
-    return errors::InvalidArgument("Input 'handle' of '", node.name(),
-                                   "' is not a ConditionalAccumulator");
-  }
-  AccumulatorDef def;
-  const AttrMap& attrs = node.attrs();
-  TF_ASSIGN_OR_RETURN(def.container, GetAttr<std::string>(attrs, "container"));
-  TF_ASSIGN_OR_RETURN(def.name, GetAttr<std::string>(attrs, "shared_name"));
-  if (def.name.empty()) def.name = node.name();
-  TF_ASSIGN_OR_RETURN(def.dtype, GetAttr<DType>(attrs, "dtype"));
-  TF_ASSIGN_OR_RETURN(def.shape, GetAttr<TensorShape>(attrs, "shape"));
-  TF_ASSIGN_OR_RETURN(std::string reduction,
-                      GetAttr<std::string>(attrs, "reduction_type"));
-  if (reduction != "MEAN" && reduction != "SUM") {
-    return errors::InvalidArgument(
-        "Attr 'reduction_type' of 'ConditionalAccumulator' Op passed string '",
-        reduction, "' not in: \"MEAN\", \"SUM\".");
-  }
-  def.mean = reduction == "MEAN";
-  return def;
-}
-
-// The device's accumulator named by `def`, made on first use: every
-// session, and every task that runs ops on this device, shares it.
-StatusOr<std::shared_ptr<AccumulatorResource>> FindAccumulator(
-    OpKernelContext* ctx, const AccumulatorDef& def) {
-  ResourceMgr* rm = ctx->resource_manager();
-  if (rm == nullptr) {
-    return errors::Internal("No resource manager to hold accumulator ",
-                            def.name);
-  }
-  return rm->LookupOrCreate<AccumulatorResource>(
-      def.container.empty() ? rm->default_container() : def.container, def.name,
-      [&]() -> StatusOr<std::shared_ptr<AccumulatorResource>> {
-        return std::make_shared<AccumulatorResource>(def.dtype, def.shape,
-                                                     def.name, def.mean);
-      });
-}
-
-// TensorFlow's kernel signature check, in its words: the accumulator's
-// dtype against the one this op was built for.
-Status CheckSignature(const AccumulatorDef& def, DType op_dtype,
-                      const std::string& have_inputs, bool dtype_is_output) {
-  if (def.dtype == op_dtype) return Status::OK();
-  auto sig = [&](DType t) {
-    return dtype_is_output
-               ? have_inputs + "->" + std::string(DataTypeString(t))
-               : have_inputs + ", " + std::string(DataTypeString(t)) + "->";
-  };
-  return errors::InvalidArgument("Signature mismatch, have: ", sig(op_dtype),
-                                 " expected: ", sig(def.dtype));
-}
-
-// The base of the kernels that take the handle: the accumulator's def, read
-// once from the handle's node; a bad handle is kept and reported by Compute.
-class AccumulatorOpBase {
- public:
-  explicit AccumulatorOpBase(const OpKernelConstruction& c) {
-    StatusOr<AccumulatorDef> def = DefOf(*c.node().input(0).node());
-    if (def.ok()) {
-      def_ = std::move(def).value();
-    } else {
-      bad_ = def.status();
-    }
-  }
-
- protected:
-  StatusOr<std::shared_ptr<AccumulatorResource>> Accumulator(
-      OpKernelContext* ctx) const {
-    if (!bad_.ok()) return bad_;
-    return FindAccumulator(ctx, def_);
-  }
-  AccumulatorDef def_;
-  Status bad_;
-};
-
-class ConditionalAccumulatorOp : public OpKernel {
- public:
-  explicit ConditionalAccumulatorOp(const OpKernelConstruction& c)
-      : OpKernel(c), def_(DefOf(c.node())) {}
-  Status Compute(OpKernelContext* ctx) override {
-    if (!def_.ok()) return def_.status();
-    TF_RETURN_IF_ERROR(FindAccumulator(ctx, *def_).status());
-    ctx->set_output(0, Tensor(int32_t{0}));
-    return Status::OK();
-  }
-
- private:
-  const StatusOr<AccumulatorDef> def_;
-};
+using ConditionalAccumulatorOp = ResourceOpKernel<AccumulatorSpec>;
+using AccumulatorOpBase = ResourceHandleOp<AccumulatorSpec>;
 
 class ApplyGradientOp : public OpKernel, AccumulatorOpBase {
  public:
@@ -177,10 +121,9 @@ class ApplyGradientOp : public OpKernel, AccumulatorOpBase {
         AccumulatorOpBase(c),
         dtype_(c.GetAttr<DType>("dtype").value()) {}
   Status Compute(OpKernelContext* ctx) override {
-    TF_RETURN_IF_ERROR(bad_);
     TF_RETURN_IF_ERROR(
-        CheckSignature(def_, dtype_, "int32_ref, int64", /*output=*/false));
-    TF_ASSIGN_OR_RETURN(auto acc, Accumulator(ctx));
+        CheckSignature(dtype_, "int32_ref, int64", /*dtype_is_output=*/false));
+    TF_ASSIGN_OR_RETURN(auto acc, GetResource(ctx));
     return acc->ApplyGrad(ctx->input(1).scalar<int64_t>(), ctx->input(2));
   }
 
@@ -196,17 +139,15 @@ class TakeGradientOp : public AsyncOpKernel, AccumulatorOpBase {
         AccumulatorOpBase(c),
         dtype_(c.GetAttr<DType>("dtype").value()) {}
   void ComputeAsync(OpKernelContext* ctx, StatusCallback done) override {
-    Status s = bad_;
-    if (s.ok()) {
-      s = CheckSignature(def_, dtype_, "int32_ref, int32", /*output=*/true);
-    }
+    Status s =
+        CheckSignature(dtype_, "int32_ref, int32", /*dtype_is_output=*/true);
     const int32_t num_required = ctx->input(1).scalar<int32_t>();
     if (s.ok() && num_required <= 0) {
       s = errors::InvalidArgument(
           "Argument num_required must be positive, but was ", num_required);
     }
     StatusOr<std::shared_ptr<AccumulatorResource>> acc =
-        s.ok() ? Accumulator(ctx)
+        s.ok() ? GetResource(ctx)
                : StatusOr<std::shared_ptr<AccumulatorResource>>(s);
     if (!acc.ok()) return done(acc.status());
     // Returns at once; `done` runs when enough gradients are here, from
@@ -228,7 +169,7 @@ class SetGlobalStepOp : public OpKernel, AccumulatorOpBase {
   explicit SetGlobalStepOp(const OpKernelConstruction& c)
       : OpKernel(c), AccumulatorOpBase(c) {}
   Status Compute(OpKernelContext* ctx) override {
-    TF_ASSIGN_OR_RETURN(auto acc, Accumulator(ctx));
+    TF_ASSIGN_OR_RETURN(auto acc, GetResource(ctx));
     acc->SetGlobalStep(ctx->input(1).scalar<int64_t>());
     return Status::OK();
   }
@@ -239,7 +180,7 @@ class NumAccumulatedOp : public OpKernel, AccumulatorOpBase {
   explicit NumAccumulatedOp(const OpKernelConstruction& c)
       : OpKernel(c), AccumulatorOpBase(c) {}
   Status Compute(OpKernelContext* ctx) override {
-    TF_ASSIGN_OR_RETURN(auto acc, Accumulator(ctx));
+    TF_ASSIGN_OR_RETURN(auto acc, GetResource(ctx));
     ctx->set_output(0, Tensor(acc->NumAccumulated()));
     return Status::OK();
   }
@@ -408,11 +349,7 @@ ConditionalAccumulator::ConditionalAccumulator(
         DataTypePythonName(dtype),
         " not in list of allowed values: float32, float64, int32, int64"));
   }
-  if (reduction_type != "MEAN" && reduction_type != "SUM") {
-    errors::ThrowIfError(errors::InvalidArgument(
-        "Attr 'reduction_type' of 'ConditionalAccumulator' Op passed string '",
-        reduction_type, "' not in: \"MEAN\", \"SUM\"."));
-  }
+  errors::ThrowIfError(CheckReductionType(reduction_type));
   handle_ = ops::AddOp(NodeBuilder("ConditionalAccumulator", name)
                            .Attr("dtype", dtype)
                            .Attr("shape", shape)

@@ -30,8 +30,10 @@
 // minitf's tensors have no string dtype, so the handle, TensorFlow's
 // Ref(string) holding [container, name], is a Ref(int32) holding 0. The
 // kernels find the accumulator by the handle node's attrs, as chapter 3's
-// variable kernels find a variable, and the reference edge keeps every op
-// of the accumulator on its device (the placer's colocation of references).
+// variable kernels find a variable (the kernels' bases, which the queue's
+// kernels share, are layer 2's resource_op_kernel.h), and the reference edge
+// keeps every op of the accumulator on its device (the placer's colocation
+// of references).
 //
 //   tf::ConditionalAccumulator acc(tf::float32, {2}, "", "w/grad_accum");
 //   auto apply = acc.apply_grad(grad, local_step);

@@ -9,6 +9,7 @@
 #include "minitf/graph/op_def.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/resource_op_kernel.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/tensor/errors.h"
 
@@ -72,126 +73,77 @@ MINITF_REGISTER_OP("QueueSizeV2")
       return Status::OK();
     });
 
-// Where a queue lives and what it holds, from its node's attrs.
-struct QueueDef {
-  std::string container;
-  std::string name;  // shared_name, else the node's name
+// What a queue is, from its node's attrs: the Spec of ResourceOpKernel
+// (resource_op_kernel.h), which writes the lookup and the kernels' bases.
+struct QueueSpec {
+  using Resource = FifoQueueResource;
+  static constexpr const char* kOp = "FIFOQueueV2";
+  static constexpr const char* kWhat = "queue";
+
+  ResourcePlace place;
   DType dtype = DT_INVALID;
   TensorShape shape = TensorShape::UnknownRank();
   int32_t capacity = std::numeric_limits<int32_t>::max();
+
+  static StatusOr<QueueSpec> FromAttrs(const AttrMap& attrs,
+                                       ResourcePlace place) {
+    QueueSpec spec;
+    spec.place = std::move(place);
+    TF_ASSIGN_OR_RETURN(auto types,
+                        GetAttr<std::vector<DType>>(attrs, "component_types"));
+    TF_ASSIGN_OR_RETURN(auto shapes,
+                        GetAttr<std::vector<TensorShape>>(attrs, "shapes"));
+    if (types.size() != 1 || shapes.size() > 1) {
+      return errors::Unimplemented(
+          "FIFOQueue '", spec.place.name,
+          "': minitf's queues hold one component per element, not ",
+          types.size());
+    }
+    spec.dtype = types[0];
+    if (!shapes.empty()) spec.shape = shapes[0];
+    TF_ASSIGN_OR_RETURN(int64_t capacity, GetAttr<int64_t>(attrs, "capacity"));
+    // TensorFlow's rule: a negative capacity is the largest int32.
+    if (capacity >= 0 && capacity < spec.capacity) {
+      spec.capacity = static_cast<int32_t>(capacity);
+    }
+    return spec;
+  }
+  std::shared_ptr<FifoQueueResource> Create() const {
+    return std::make_shared<FifoQueueResource>(place.name, dtype, shape,
+                                               capacity);
+  }
 };
 
-StatusOr<QueueDef> QueueDefOf(const Node& node) {
-  if (node.type_string() != "FIFOQueueV2") {
-    return errors::InvalidArgument("Input 'handle' of '", node.name(),
-                                   "' is not a FIFOQueueV2");
-  }
-  const AttrMap& attrs = node.attrs();
-  QueueDef def;
-  TF_ASSIGN_OR_RETURN(def.container, GetAttr<std::string>(attrs, "container"));
-  TF_ASSIGN_OR_RETURN(def.name, GetAttr<std::string>(attrs, "shared_name"));
-  if (def.name.empty()) def.name = node.name();
-  TF_ASSIGN_OR_RETURN(auto types,
-                      GetAttr<std::vector<DType>>(attrs, "component_types"));
-  TF_ASSIGN_OR_RETURN(auto shapes,
-                      GetAttr<std::vector<TensorShape>>(attrs, "shapes"));
-  if (types.size() != 1 || shapes.size() > 1) {
-    return errors::Unimplemented(
-        "FIFOQueue '", def.name,
-        "': minitf's queues hold one component per element, not ",
-        types.size());
-  }
-  def.dtype = types[0];
-  if (!shapes.empty()) def.shape = shapes[0];
-  TF_ASSIGN_OR_RETURN(int64_t capacity, GetAttr<int64_t>(attrs, "capacity"));
-  // TensorFlow's rule: a negative capacity is the largest int32.
-  if (capacity >= 0 && capacity < def.capacity) {
-    def.capacity = static_cast<int32_t>(capacity);
-  }
-  return def;
-}
-
-StatusOr<std::shared_ptr<FifoQueueResource>> FindQueue(OpKernelContext* ctx,
-                                                       const QueueDef& def) {
-  ResourceMgr* rm = ctx->resource_manager();
-  if (rm == nullptr) {
-    return errors::Internal("No resource manager to hold queue ", def.name);
-  }
-  return rm->LookupOrCreate<FifoQueueResource>(
-      def.container.empty() ? rm->default_container() : def.container, def.name,
-      [&]() -> StatusOr<std::shared_ptr<FifoQueueResource>> {
-        return std::make_shared<FifoQueueResource>(def.name, def.dtype,
-                                                   def.shape, def.capacity);
-      });
-}
-
-// The base of the kernels that take the handle: the queue's def, read once
-// from the handle's node; a bad handle is kept and reported when run.
-class QueueOpBase {
+// FIFOQueueV2: a queue opened again by a node with the same shared_name
+// must agree with it.
+class FIFOQueueOp : public ResourceOpKernel<QueueSpec> {
  public:
-  explicit QueueOpBase(const OpKernelConstruction& c) {
-    StatusOr<QueueDef> def = QueueDefOf(*c.node().input(0).node());
-    if (def.ok()) {
-      def_ = std::move(def).value();
-    } else {
-      bad_ = def.status();
-    }
-  }
+  using ResourceOpKernel::ResourceOpKernel;
 
  protected:
-  StatusOr<std::shared_ptr<FifoQueueResource>> Queue(
-      OpKernelContext* ctx) const {
-    if (!bad_.ok()) return bad_;
-    return FindQueue(ctx, def_);
+  Status VerifyResource(const QueueSpec& spec,
+                        const FifoQueueResource& queue) const override {
+    return queue.MatchesSpec(spec.dtype, spec.shape, spec.capacity);
   }
-  // TensorFlow's signature check, the queue's type against the op's.
-  Status CheckSignature(DType op_type, bool is_output) const {
-    if (op_type == def_.dtype) return Status::OK();
-    auto sig = [&](DType t) {
-      const std::string name(DataTypeString(t));
-      return is_output ? "int32_ref->" + name : "int32_ref, " + name + "->";
-    };
-    return errors::InvalidArgument("Signature mismatch, have: ", sig(op_type),
-                                   " expected: ", sig(def_.dtype));
-  }
-  QueueDef def_;
-  Status bad_;
-};
-
-class FIFOQueueOp : public OpKernel {
- public:
-  explicit FIFOQueueOp(const OpKernelConstruction& c)
-      : OpKernel(c), def_(QueueDefOf(c.node())) {}
-  Status Compute(OpKernelContext* ctx) override {
-    if (!def_.ok()) return def_.status();
-    TF_ASSIGN_OR_RETURN(auto queue, FindQueue(ctx, *def_));
-    TF_RETURN_IF_ERROR(
-        queue->MatchesSpec(def_->dtype, def_->shape, def_->capacity));
-    ctx->set_output(0, Tensor(int32_t{0}));
-    return Status::OK();
-  }
-
- private:
-  const StatusOr<QueueDef> def_;
 };
 
 // The base of enqueue and dequeue: both must check the op's element type
 // against the queue's and find the queue before they use it, so that is
 // done here, and each kernel's own part starts from a queue it may use.
-class QueueAccessOp : public AsyncOpKernel, QueueOpBase {
+class QueueAccessOp : public AsyncOpKernel, ResourceHandleOp<QueueSpec> {
  public:
   // `type_attr` names the attr that holds the op's element type;
   // `is_output` is true for an op that gives elements out.
   QueueAccessOp(const OpKernelConstruction& c, const char* type_attr,
                 bool is_output)
       : AsyncOpKernel(c),
-        QueueOpBase(c),
+        ResourceHandleOp(c),
         type_(c.GetAttr<DType>(type_attr).value()),
         is_output_(is_output) {}
   void ComputeAsync(OpKernelContext* ctx, StatusCallback done) final {
-    Status s = bad_.ok() ? CheckSignature(type_, is_output_) : bad_;
+    Status s = CheckSignature(type_, "int32_ref", is_output_);
     if (!s.ok()) return done(s);
-    StatusOr<std::shared_ptr<FifoQueueResource>> queue = Queue(ctx);
+    StatusOr<std::shared_ptr<FifoQueueResource>> queue = GetResource(ctx);
     if (!queue.ok()) return done(queue.status());
     ComputeOnQueue(ctx, queue->get(), std::move(done));
   }
@@ -237,14 +189,14 @@ class DequeueOp : public QueueAccessOp {
 };
 // --8<-- [end:dequeue_kernel]
 
-class CloseOp : public OpKernel, QueueOpBase {
+class CloseOp : public OpKernel, ResourceHandleOp<QueueSpec> {
  public:
   explicit CloseOp(const OpKernelConstruction& c)
       : OpKernel(c),
-        QueueOpBase(c),
+        ResourceHandleOp(c),
         cancel_(c.GetAttr<bool>("cancel_pending_enqueues").value()) {}
   Status Compute(OpKernelContext* ctx) override {
-    TF_ASSIGN_OR_RETURN(auto queue, Queue(ctx));
+    TF_ASSIGN_OR_RETURN(auto queue, GetResource(ctx));
     queue->Close(cancel_);
     return Status::OK();
   }
@@ -253,12 +205,12 @@ class CloseOp : public OpKernel, QueueOpBase {
   const bool cancel_;
 };
 
-class SizeOp : public OpKernel, QueueOpBase {
+class SizeOp : public OpKernel, ResourceHandleOp<QueueSpec> {
  public:
   explicit SizeOp(const OpKernelConstruction& c)
-      : OpKernel(c), QueueOpBase(c) {}
+      : OpKernel(c), ResourceHandleOp(c) {}
   Status Compute(OpKernelContext* ctx) override {
-    TF_ASSIGN_OR_RETURN(auto queue, Queue(ctx));
+    TF_ASSIGN_OR_RETURN(auto queue, GetResource(ctx));
     ctx->set_output(0, Tensor(queue->Size()));
     return Status::OK();
   }

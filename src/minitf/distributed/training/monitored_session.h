@@ -11,9 +11,7 @@
 // 1.x's tf.train.MonitoredTrainingSession does all of this; this file is its
 // C++ form, piece for piece:
 //
-//   Scaffold              the ops the creators need: init_op, ready_op
-//                         (report_uninitialized_variables), local_init_op,
-//                         ready_for_local_init_op, saver, summary_op;
+//   Scaffold              the ops the creators need (scaffold.h);
 //   ChiefSessionCreator   SessionManager.prepare_session: restore or init;
 //   WorkerSessionCreator  SessionManager.wait_for_session: wait for the chief,
 //                         logging "Waiting for model to be ready.  ...";
@@ -44,77 +42,12 @@
 #include <vector>
 
 #include "minitf/distributed/training/coordinator.h"
+#include "minitf/distributed/training/scaffold.h"
 #include "minitf/distributed/training/session_run_hook.h"
 #include "minitf/graph/config.h"
 #include "minitf/graph/session.h"
-#include "minitf/train/saver/saver.h"
-#include "minitf/train/variables.h"
 
 namespace minitf::train {
-
-/// tf.report_uninitialized_variables(var_list): which of the variables
-/// hold no value yet. op's value is a bool per variable of `names`, true
-/// for one not initialized (TensorFlow's op outputs the names themselves,
-/// a string tensor minitf has not); names(value) turns it into them.
-struct UninitializedVariables {
-  Output op;                       // [n] bool, "report_uninitialized_variables"
-  std::vector<std::string> names;  // the variables' op names, in order
-  /// The names whose entry in `value` (op's value) is true. Throws
-  /// InvalidArgumentError when `value` is not [names.size()] bool.
-  std::vector<std::string> uninitialized(const Tensor& value) const;
-};
-/// Builds the report in the default graph: one IsVariableInitialized per
-/// variable (on its device), stacked and negated.
-UninitializedVariables report_uninitialized_variables(
-    const std::vector<Variable>& var_list,
-    const std::string& name = "report_uninitialized_variables");
-
-/// tf.train.get_global_step(): the variable in the GLOBAL_STEP collection,
-/// else the global variable named "global_step"; nullopt when none.
-std::optional<Variable> get_global_step();
-
-/// tf.train.Scaffold: the ops that make a session ready, built once.
-///
-/// Invariants: after finalize() every member below is set, with
-/// TensorFlow's defaults for those not given: init_op initializes the
-/// global variables; ready_op reports the global and local variables;
-/// ready_for_local_init_op the global ones; local_init_op initializes the
-/// local ones; saver saves the global ones; summary_op is merge_all()
-/// (invalid when the graph has no summaries).
-/// Thread safety: build and finalize on one thread, before the sessions.
-class Scaffold {
- public:
-  struct Options {
-    Operation init_op = {};
-    std::optional<UninitializedVariables> ready_op = {};
-    std::optional<UninitializedVariables> ready_for_local_init_op = {};
-    Operation local_init_op = {};
-    std::shared_ptr<Saver> saver = {};
-    Output summary_op = {};
-  };
-  Scaffold() = default;
-  explicit Scaffold(Options options) : o_(std::move(options)) {}
-
-  /// Builds the missing ops in the default graph, which becomes the graph
-  /// of the sessions made with this scaffold (on any thread). Idempotent.
-  void finalize();
-  bool finalized() const { return finalized_; }
-  Graph* graph() const { return graph_; }
-
-  const Operation& init_op() const { return o_.init_op; }
-  const UninitializedVariables& ready_op() const { return *o_.ready_op; }
-  const UninitializedVariables& ready_for_local_init_op() const {
-    return *o_.ready_for_local_init_op;
-  }
-  const Operation& local_init_op() const { return o_.local_init_op; }
-  Saver* saver() const { return o_.saver.get(); }
-  const Output& summary_op() const { return o_.summary_op; }
-
- private:
-  Options o_;
-  bool finalized_ = false;
-  Graph* graph_ = nullptr;
-};
 
 /// tf.train.SessionCreator: makes the session a MonitoredSession runs, the
 /// first time and after each recovery.

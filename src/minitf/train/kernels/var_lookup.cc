@@ -1,7 +1,9 @@
 #include "minitf/train/kernels/var_lookup.h"
 
+#include <utility>
+
 #include "minitf/graph/graph.h"
-#include "minitf/graph/resource_mgr.h"
+#include "minitf/graph/resource_op_kernel.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {
@@ -9,10 +11,9 @@ namespace minitf {
 VarLocation LocationOf(const Node& variable) {
   const AttrMap& attrs = variable.attrs();
   VarLocation loc;
-  loc.container = GetAttr<std::string>(attrs, "container").value();
-  const std::string shared = GetAttr<std::string>(attrs, "shared_name").value();
-  // TensorFlow's rule: the node's name unless a shared_name is given.
-  loc.name = shared.empty() ? variable.name() : shared;
+  ResourcePlace place = ResourcePlaceOf(variable).value();
+  loc.container = std::move(place.container);
+  loc.name = std::move(place.name);
   loc.dtype = GetAttr<DType>(attrs, "dtype").value();
   loc.shape = GetAttr<TensorShape>(attrs, "shape").value();
   return loc;
@@ -30,16 +31,11 @@ StatusOr<VarLocation> RefLocation(const OpKernelConstruction& c, int input) {
 
 StatusOr<std::shared_ptr<Var>> FindVar(OpKernelContext* ctx,
                                        const VarLocation& loc) {
-  ResourceMgr* rm = ctx->resource_manager();
-  if (rm == nullptr) {
-    return errors::Internal("No resource manager to hold variable ", loc.name);
-  }
-  const std::string& container =
-      loc.container.empty() ? rm->default_container() : loc.container;
-  return rm->LookupOrCreate<Var>(
-      container, loc.name, [&]() -> StatusOr<std::shared_ptr<Var>> {
-        return std::make_shared<Var>(loc.dtype, loc.shape);
-      });
+  return LookupOrCreateResource<Var>(ctx, {loc.container, loc.name}, "variable",
+                                     [&]() -> StatusOr<std::shared_ptr<Var>> {
+                                       return std::make_shared<Var>(loc.dtype,
+                                                                    loc.shape);
+                                     });
 }
 
 }  // namespace minitf

@@ -27,7 +27,7 @@
 #include "minitf/graph/scope.h"
 #include "minitf/tensor/dtype.h"
 #include "minitf/tensor/tensor_shape.h"
-#include "minitf/towers/init_ops.h"
+#include "minitf/towers/variable_sharing/init_ops.h"
 #include "minitf/train/variables.h"
 
 namespace minitf {

@@ -1,4 +1,4 @@
-#include "minitf/towers/variable_scope.h"
+#include "minitf/towers/variable_sharing/variable_scope.h"
 
 #include <memory>
 #include <utility>

@@ -1,8 +1,10 @@
-// The few SVG shapes the chapter's pictures are drawn with: rectangles,
+// The few SVG shapes the course's pictures are drawn with: rectangles,
 // lines, arrows and text, in pixels, on a white page. The pictures are drawn
 // by small programs at docs build time (scripts/build_docs.sh), so the
 // numbers in them come from the same constants as the text that explains
-// them.
+// them; chapters 5 to 7 draw with it, and so does towers_bench's timeline.
+// It sits beside results.h and timing.h, the other helpers every chapter's
+// programs and benchmarks share.
 //
 //   Svg svg(400, 200);
 //   svg.Rect(10, 10, 100, 50, "#eef3fb", "#345");

@@ -1,4 +1,4 @@
-#include "minitf/towers/init_ops.h"
+#include "minitf/towers/variable_sharing/init_ops.h"
 
 #include <algorithm>
 #include <cmath>
