@@ -27,8 +27,8 @@
 #                   libgcc, the CUDA runtime (cudart_static), protobuf,
 #                   GoogleTest, Boost.Context and zlib
 #   lib/            every other shared library they load that is neither the
-#                   C library's nor the driver's nor CUDA's (OpenMP's
-#                   libgomp), as `ldd` lists them
+#                   C library's nor the driver's nor CUDA's (GCC 12's
+#                   OpenMP, libgomp), as `ldd` lists them
 #   data.tar.xz     the seeds' data set (Fashion-MNIST)
 #   tools/          xz and its liblzma, for a machine without xz
 #   fallback.tar.xz the repository's files, and the headers, static
@@ -127,7 +127,10 @@ done
 
 # Libraries that a bare machine has, or must not be carried: the C library's
 # own, the loader, the driver's, and CUDA's big ones, which run.sh finds.
-on_the_machine='^(linux-vdso|ld-linux|libc|libm|libdl|librt|libpthread|libutil|libresolv|libcuda|libnvidia-|libcublas|libcublasLt|libnccl)[.-]'
+# libstdc++ and libgcc_s are linked statically into the programs; cuBLAS and
+# NCCL load the machine's, which any machine with CUDA has, and a carried
+# older one would shadow.
+on_the_machine='^(linux-vdso|ld-linux|libc|libm|libdl|librt|libpthread|libutil|libresolv|libcuda|libnvidia-|libcublas|libcublasLt|libnccl|libstdc\+\+|libgcc_s)[.-]'
 manifest_libs=()
 for bin in "$top"/bin/*; do
   while read -r name _ path _; do

@@ -78,9 +78,15 @@ find_lib() {  # find_lib <soname>: the folder that holds it, or nothing
 }
 cublas_dir=$(find_lib libcublas.so.13)
 nccl_dir=$(find_lib libnccl.so.2)
-libpath="$here/lib"
-for d in "$cublas_dir" "$nccl_dir"; do [[ -n "$d" ]] && libpath="$libpath:$d"; done
-export LD_LIBRARY_PATH="$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The machine's cuBLAS and NCCL for every program; the bundle's lib/ (GCC
+# 12's OpenMP) only for the bundle's programs, not for the machine's own
+# tools or for programs the fallback builds with the machine's compiler.
+machine_libpath=""
+for d in "$cublas_dir" "$nccl_dir" ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }}; do
+  [[ -n "$d" ]] && machine_libpath="${machine_libpath:+$machine_libpath:}$d"
+done
+bundle_libpath="$here/lib${machine_libpath:+:$machine_libpath}"
+export LD_LIBRARY_PATH="$machine_libpath"
 gpu=""
 if command -v nvidia-smi >/dev/null; then
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
@@ -118,7 +124,7 @@ row() { rows+=("| $1 | $2 | $3 s | $4 |"); }
 
 # --- do the binaries start? -------------------------------------------------
 step "do the binaries start (the loader's view, libcuda aside)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/minitf-bundle.XXXXXX") || exit 1
+work=$(mktemp -d "${TMPDIR:-/tmp}/minitf-bundle.XXXXXX") && work=$(cd "$work" && pwd -P) || exit 1
 trap 'rm -rf "$work"' EXIT
 unpack() {  # unpack <archive.tar.xz> <folder>: with xz (the machine's, else the
             # bundle's), else with Python's tarfile
@@ -137,7 +143,7 @@ broken=()
 for bin in "$bindir"/*; do
   name=$(basename "$bin")
   programs+=("$name")
-  trace=$(LD_TRACE_LOADED_OBJECTS=1 "$bin" 2>&1)
+  trace=$(LD_LIBRARY_PATH="$bundle_libpath" LD_TRACE_LOADED_OBJECTS=1 "$bin" 2>&1)
   rc=$?
   missing=$(grep -E "not found|No such file|cannot" <<<"$trace" | grep -v "libcuda\.so")
   if ((rc != 0)) || [[ -n "$missing" ]]; then
@@ -195,9 +201,10 @@ fallback_build() {
   local rc=$?
   tail -n 25 "$work/configure.log"
   ((rc == 0)) || { echo "fallback: CMake's configure step failed"; return 1; }
-  # At most 4 minutes, and always 3 left for the steps.
+  # At most 4 minutes (MINITF_BUNDLE_BUILD_SECONDS), and always 3 left for
+  # the steps.
   limit=$((budget - (SECONDS - start) - 180))
-  ((limit > 240)) && limit=240
+  ((limit > ${MINITF_BUNDLE_BUILD_SECONDS:-240})) && limit=${MINITF_BUNDLE_BUILD_SECONDS:-240}
   echo "fallback: building $* on $(nproc) cores (at most $limit s)"
   timeout "$limit" "$cmake_bin" --build "$work/build" -j "$(nproc)" --target "$@" 2>&1 |
     grep -vE "^\[[0-9]+/[0-9]+\] " | tail -n 60
@@ -242,8 +249,9 @@ run_step() {
     return
   fi
   step "$name: ${*#"$bindir/"}"
-  local log="$out/.step.log"
-  timeout "$limit" "$@" >"$log" 2>&1
+  local log="$out/.step.log" libpath="$bundle_libpath"
+  [[ "$(readlink -f "$1")" == "$work/build/"* ]] && libpath="$machine_libpath"
+  LD_LIBRARY_PATH="$libpath" timeout "$limit" "$@" >"$log" 2>&1
   rc=$?
   cat "$log"
   summary=$(grep -E "^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]" "$log" | tr -s ' ' | paste -sd ';' -)
