@@ -64,7 +64,7 @@ step "what this machine is ($out/machine.txt)"
 find_lib() {  # find_lib <soname>: the folder that holds it, or nothing
   local name="$1" dir root
   for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib \
-             /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+             /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
     [[ -e "$dir/$name" ]] && { echo "$dir"; return; }
   done
   dir=$(ldconfig -p 2>/dev/null | awk -v n="$name" '$1 == n {print $NF; exit}')
@@ -78,11 +78,12 @@ find_lib() {  # find_lib <soname>: the folder that holds it, or nothing
 }
 cublas_dir=$(find_lib libcublas.so.13)
 nccl_dir=$(find_lib libnccl.so.2)
+driver_dir=$(find_lib libcuda.so.1)
 # The machine's cuBLAS and NCCL for every program; the bundle's lib/ (GCC
 # 12's OpenMP) only for the bundle's programs, not for the machine's own
 # tools or for programs the fallback builds with the machine's compiler.
 machine_libpath=""
-for d in "$cublas_dir" "$nccl_dir" ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }}; do
+for d in "$cublas_dir" "$nccl_dir" "$driver_dir" ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }}; do
   [[ -n "$d" ]] && machine_libpath="${machine_libpath:+$machine_libpath:}$d"
 done
 bundle_libpath="$here/lib${machine_libpath:+:$machine_libpath}"
@@ -100,6 +101,7 @@ fi
   echo "GPU: ${gpu:-none found}"
   echo "cuBLAS 13: ${cublas_dir:-not found}"
   echo "NCCL 2: ${nccl_dir:-not found}"
+  echo "driver's libcuda.so.1: ${driver_dir:-not found}"
   for tool in nvcc g++ cmake ninja python3; do
     echo "$tool: $(command -v "$tool" || echo absent)"
   done
