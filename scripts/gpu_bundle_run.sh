@@ -3,9 +3,10 @@
 # chapter 5's GPU tests, benchmarks and programs, and chapter 6's NCCL test
 # and tower program on one GPU, run on the machine this folder was copied to.
 #
-#   ./run.sh [--quick] [RESULTS_DIR]    # RESULTS_DIR, else $OUT, else ./out
+#   ./run.sh [--quick] [--rebuild] [RESULTS_DIR]  # RESULTS_DIR, else $OUT,
+#                                                 # else ./out
 #
-# It ends within 9 minutes (MINITF_BUNDLE_SECONDS=540): a step still running
+# It ends within 7 minutes (MINITF_BUNDLE_SECONDS=420): a step still running
 # then is stopped and marked, and the table is written all the same.
 #
 # It writes, in RESULTS_DIR:
@@ -26,19 +27,23 @@
 # system's libraries, or Python's nvidia-* wheels (searched in that order).
 # libcuda.so.1 is the driver's.
 #
-# When a binary cannot start here (a library or C library version missing),
-# and the machine has nvcc and g++, the programs that need no library beyond
-# CUDA's are built here from fallback-src.tar.gz and run instead:
-# kernels_on_gpu_test, gemm_on_gpu_test (with GoogleTest built from its
-# source) and gemm_bench. The others need protobuf, Eigen and Boost.Context,
-# which such a machine may lack; the table marks them.
+# The fallback: when a binary cannot start here (a library or C library
+# version missing), or with --rebuild, the programs are built here from
+# fallback.tar.xz with the machine's nvcc, CMake and C++ compiler (ninja if
+# there is one), on all its cores, and run instead. The archive holds the
+# repository's sources and the headers, static libraries and CMake files of
+# the packages the build needs (Eigen, protobuf with protoc, GoogleTest,
+# Google Benchmark, Boost.Context, zlib, NCCL's header), so the machine needs
+# none of them. The build has at most 4 minutes of the run's 7.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 quick=0
+rebuild=0
 out=""
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
+    --rebuild) rebuild=1 ;;
     -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) out="$1" ;;
   esac
@@ -49,9 +54,9 @@ mkdir -p "$out/results" || exit 1
 out="$(cd "$out" && pwd)"
 exec > >(tee "$out/run.log") 2>&1
 start=$SECONDS
-# The whole run ends within $MINITF_BUNDLE_SECONDS (default 540): each step
+# The whole run ends within $MINITF_BUNDLE_SECONDS (default 420): each step
 # stops at its own limit or at what is left of that, whichever comes first.
-budget=${MINITF_BUNDLE_SECONDS:-540}
+budget=${MINITF_BUNDLE_SECONDS:-420}
 step() { printf '\n=== run.sh: %s (%ds) ===\n' "$*" $((SECONDS - start)); }
 
 # --- what the machine is ----------------------------------------------------
@@ -59,7 +64,7 @@ step "what this machine is ($out/machine.txt)"
 find_lib() {  # find_lib <soname>: the folder that holds it, or nothing
   local name="$1" dir root
   for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib \
-             /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+             /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
     [[ -e "$dir/$name" ]] && { echo "$dir"; return; }
   done
   dir=$(ldconfig -p 2>/dev/null | awk -v n="$name" '$1 == n {print $NF; exit}')
@@ -73,9 +78,16 @@ find_lib() {  # find_lib <soname>: the folder that holds it, or nothing
 }
 cublas_dir=$(find_lib libcublas.so.13)
 nccl_dir=$(find_lib libnccl.so.2)
-libpath="$here/lib"
-for d in "$cublas_dir" "$nccl_dir"; do [[ -n "$d" ]] && libpath="$libpath:$d"; done
-export LD_LIBRARY_PATH="$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+driver_dir=$(find_lib libcuda.so.1)
+# The machine's cuBLAS and NCCL for every program; the bundle's lib/ (GCC
+# 12's OpenMP) only for the bundle's programs, not for the machine's own
+# tools or for programs the fallback builds with the machine's compiler.
+machine_libpath=""
+for d in "$cublas_dir" "$nccl_dir" "$driver_dir" ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }}; do
+  [[ -n "$d" ]] && machine_libpath="${machine_libpath:+$machine_libpath:}$d"
+done
+bundle_libpath="$here/lib${machine_libpath:+:$machine_libpath}"
+export LD_LIBRARY_PATH="$machine_libpath"
 gpu=""
 if command -v nvidia-smi >/dev/null; then
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
@@ -89,6 +101,7 @@ fi
   echo "GPU: ${gpu:-none found}"
   echo "cuBLAS 13: ${cublas_dir:-not found}"
   echo "NCCL 2: ${nccl_dir:-not found}"
+  echo "driver's libcuda.so.1: ${driver_dir:-not found}"
   for tool in nvcc g++ cmake ninja python3; do
     echo "$tool: $(command -v "$tool" || echo absent)"
   done
@@ -113,14 +126,30 @@ row() { rows+=("| $1 | $2 | $3 s | $4 |"); }
 
 # --- do the binaries start? -------------------------------------------------
 step "do the binaries start (the loader's view, libcuda aside)"
-unpacked=$(mktemp -d "${TMPDIR:-/tmp}/minitf-bundle.XXXXXX") || exit 1
-trap 'rm -rf "$unpacked"' EXIT
-tar -xzf "$here/bin.tar.gz" -C "$unpacked" || exit 1
-bindir="$unpacked/bin"
+work=$(mktemp -d "${TMPDIR:-/tmp}/minitf-bundle.XXXXXX") && work=$(cd "$work" && pwd -P) || exit 1
+trap 'rm -rf "$work"' EXIT
+xz=("$here/tools/xz")  # through the loader if a copy lost its modes
+[[ -x "$here/tools/xz" ]] || xz=(/lib64/ld-linux-x86-64.so.2 "$here/tools/xz")
+unpack() {  # unpack <archive.tar.xz> <folder>: with xz (the machine's, else the
+            # bundle's), else with Python's tarfile
+  if command -v xz >/dev/null; then
+    tar -xJf "$1" -C "$2"
+  elif LD_LIBRARY_PATH="$here/tools" "${xz[@]}" --version >/dev/null 2>&1; then
+    LD_LIBRARY_PATH="$here/tools" "${xz[@]}" -dc "$1" | tar -xf - -C "$2"
+  else
+    python3 -c 'import sys, tarfile
+kw = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
+tarfile.open(sys.argv[1]).extractall(sys.argv[2], **kw)' "$1" "$2"
+  fi
+}
+unpack "$here/bin.tar.xz" "$work" || { echo "run.sh: cannot unpack bin.tar.xz (no xz, no python3?)"; exit 1; }
+bindir="$work/bin"
+programs=()
 broken=()
 for bin in "$bindir"/*; do
   name=$(basename "$bin")
-  trace=$(LD_TRACE_LOADED_OBJECTS=1 "$bin" 2>&1)
+  programs+=("$name")
+  trace=$(LD_LIBRARY_PATH="$bundle_libpath" LD_TRACE_LOADED_OBJECTS=1 "$bin" 2>&1)
   rc=$?
   missing=$(grep -E "not found|No such file|cannot" <<<"$trace" | grep -v "libcuda\.so")
   if ((rc != 0)) || [[ -n "$missing" ]]; then
@@ -131,44 +160,85 @@ for bin in "$bindir"/*; do
     echo "$name: starts"
   fi
 done
+to_build=("${broken[@]}")
+((rebuild)) && to_build=("${programs[@]}")
 
-# The fallback: build what needs only CUDA, cuBLAS and GoogleTest here.
-fallback_targets=" kernels_on_gpu_test gemm_on_gpu_test gemm_bench "
-if ((${#broken[@]})); then
-  step "fallback: building ${broken[*]} here"
+# --- the fallback: the programs built here ----------------------------------
+# fallback_build <program...>: builds them from fallback.tar.xz into
+# $work/build; true if CMake's configure step passed.
+fallback_build() {
+  local nvcc cmake_bin generator cudart d="$work/fallback/deps" src="$work/fallback/src"
+  local multi="$d/lib/x86_64-linux-gnu" limit nccl_args=() arch="90-real;90-virtual"
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  fb="$out/fallback"
-  if [[ -x "$nvcc" ]] && command -v g++ >/dev/null && mkdir -p "$fb/bin" &&
-     tar -xzf "$here/fallback-src.tar.gz" -C "$fb"; then
-    for bin in "$bindir"/*; do ln -sf "$bin" "$fb/bin/"; done
-    arch=(-gencode "arch=compute_90,code=sm_90" -gencode "arch=compute_90,code=compute_90")
-    [[ -n "$gpu" ]] && arch=(-arch=native)
-    cuda_flags=(-O3 -std=c++20 "${arch[@]}" -I"$fb/src" -I"$fb/tests/gpu" -I"$fb/benchmarks/tensor"
-                -I"$fb/googletest/include" ${cublas_dir:+-L"$cublas_dir"})
-    gt="$fb/googletest"
-    (cd "$fb" && g++ -O2 -std=c++17 -I"$gt/include" -I"$gt" -c "$gt/src/gtest-all.cc" "$gt/src/gtest_main.cc")
-    for name in "${broken[@]}"; do
-      if [[ "$fallback_targets" != *" $name "* ]]; then
-        echo "$name: needs protobuf, Eigen and Boost.Context; no fallback here"
-        continue
-      fi
-      rm -f "$fb/bin/$name"
-      case "$name" in
-        kernels_on_gpu_test) srcs=("$fb/tests/gpu/kernels_on_gpu_test.cu" "$fb/gtest-all.o" "$fb/gtest_main.o") ;;
-        gemm_on_gpu_test) srcs=("$fb/tests/gpu/gemm_on_gpu_test.cu" "$fb/src/minitf/gpu/kernels/gemm/reference.cc"
-                                "$fb/gtest-all.o" "$fb/gtest_main.o") ;;
-        gemm_bench) srcs=("$fb/benchmarks/gpu/gemm_bench.cu") ;;
-      esac
-      if "$nvcc" "${cuda_flags[@]}" "${srcs[@]}" -o "$fb/bin/$name" -lcublas -lpthread; then
-        echo "$name: built here"
+  cmake_bin=$(command -v cmake)
+  if [[ ! -x "$nvcc" || -z "$cmake_bin" ]] || ! command -v c++ >/dev/null; then
+    echo "fallback: needs nvcc, cmake and c++; found: nvcc=$nvcc cmake=${cmake_bin:-none}" \
+         "c++=$(command -v c++ || echo none)"
+    return 1
+  fi
+  unpack "$here/fallback.tar.xz" "$work" || return 1
+  generator="Unix Makefiles"
+  command -v ninja >/dev/null && generator=Ninja
+  cudart=$(find "$(dirname "$nvcc")/.." -name libcudart_static.a -print -quit 2>/dev/null)
+  [[ -n "$gpu" ]] && arch=native
+  if [[ -n "$nccl_dir" ]]; then
+    nccl_args=(-DMINITF_NCCL_LIBRARY="$nccl_dir/libnccl.so.2" -DMINITF_NCCL_INCLUDE_DIR="$d/include")
+    [[ -e "$nccl_dir/../include/nccl.h" ]] && nccl_args[1]=-DMINITF_NCCL_INCLUDE_DIR="$nccl_dir/../include"
+  fi
+  echo "fallback: $("$nvcc" --version | tail -2 | head -1); $("$cmake_bin" --version | head -1);" \
+       "$(c++ --version | head -1); generator $generator; CUDA architectures $arch"
+  # CUDA 13 has no nvToolsExt, and FindCUDAToolkit of CMake 3.25.1 then
+  # stops at a property of its missing target: any file will do, as
+  # nothing links it.
+  "$cmake_bin" -S "$src/chapters/06-multi-gpu-towers" -B "$work/build" -G "$generator" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+    ${cudart:+-DCMAKE_CUDA_RUNTIME_LIBRARY=Static -DCUDA_cudart_LIBRARY="$cudart"} \
+    ${cublas_dir:+-DCUDA_cublas_LIBRARY="$cublas_dir/libcublas.so.13"} \
+    ${cublas_dir:+-DCUDA_cublasLt_LIBRARY="$cublas_dir/libcublasLt.so.13"} \
+    "${nccl_args[@]}" -DCMAKE_PREFIX_PATH="$d" \
+    -DEigen3_DIR="$d/share/eigen3/cmake" -DGTest_DIR="$multi/cmake/GTest" \
+    -Dbenchmark_DIR="$multi/cmake/benchmark" -DBoost_DIR="$multi/cmake/Boost-1.74.0" \
+    -DBoost_USE_STATIC_LIBS=ON -DProtobuf_USE_STATIC_LIBS=ON -DProtobuf_INCLUDE_DIR="$d/include" \
+    -DProtobuf_LIBRARY="$multi/libprotobuf.a" -DProtobuf_LIBRARY_RELEASE="$multi/libprotobuf.a" \
+    -DProtobuf_PROTOC_EXECUTABLE="$d/bin/protoc" -DZLIB_USE_STATIC_LIBS=ON \
+    -DZLIB_INCLUDE_DIR="$d/include" -DZLIB_LIBRARY="$multi/libz.a" -DZLIB_LIBRARY_RELEASE="$multi/libz.a" \
+    -DCUDA_nvToolsExt_LIBRARY="$multi/libz.a" \
+    >"$work/configure.log" 2>&1
+  local rc=$?
+  tail -n 25 "$work/configure.log"
+  ((rc == 0)) || { echo "fallback: CMake's configure step failed"; return 1; }
+  # At most 4 minutes (MINITF_BUNDLE_BUILD_SECONDS), and always 3 left for
+  # the steps.
+  limit=$((budget - (SECONDS - start) - 180))
+  ((limit > ${MINITF_BUNDLE_BUILD_SECONDS:-240})) && limit=${MINITF_BUNDLE_BUILD_SECONDS:-240}
+  echo "fallback: building $* on $(nproc) cores (at most $limit s)"
+  timeout "$limit" "$cmake_bin" --build "$work/build" -j "$(nproc)" --target "$@" 2>&1 |
+    grep -vE "^\[[0-9]+/[0-9]+\] " | tail -n 60
+  return 0
+}
+if ((${#to_build[@]})); then
+  step "fallback: building ${to_build[*]} here"
+  if fallback_build "${to_build[@]}"; then
+    mkdir -p "$work/rebuilt"
+    for name in "${programs[@]}"; do
+      f=""
+      [[ " ${to_build[*]} " == *" $name "* ]] &&
+        f=$(find "$work/build" -type f -name "$name" -perm -u+x -not -path "*/CMakeFiles/*" | head -1)
+      if [[ -n "$f" ]]; then
+        ln -s "$f" "$work/rebuilt/$name" && echo "$name: built here"
+      elif [[ " ${broken[*]} " == *" $name "* ]]; then
+        echo "$name: the fallback did not build it"
       else
-        echo "$name: the fallback build failed"
+        ln -s "$bindir/$name" "$work/rebuilt/$name"
       fi
     done
-    bindir="$fb/bin"
-  else
-    echo "no nvcc and g++ here, or no fallback-src.tar.gz: nothing to build"
+    bindir="$work/rebuilt"
+    broken=()
   fi
+fi
+
+if [[ -e "$here/data.tar.xz" ]]; then
+  unpack "$here/data.tar.xz" "$work" || echo "run.sh: cannot unpack data.tar.xz"
 fi
 
 # --- the steps --------------------------------------------------------------
@@ -185,8 +255,9 @@ run_step() {
     return
   fi
   step "$name: ${*#"$bindir/"}"
-  local log="$out/.step.log"
-  timeout "$limit" "$@" >"$log" 2>&1
+  local log="$out/.step.log" libpath="$bundle_libpath"
+  [[ "$(readlink -f "$1")" == "$work/build/"* ]] && libpath="$machine_libpath"
+  LD_LIBRARY_PATH="$libpath" timeout "$limit" "$@" >"$log" 2>&1
   rc=$?
   cat "$log"
   summary=$(grep -E "^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]" "$log" | tr -s ' ' | paste -sd ';' -)
@@ -205,7 +276,7 @@ run_step() {
   rm -f "$log"
 }
 have() {  # have <binary>: true if it is there; else a row says so
-  if [[ -x "$bindir/$1" ]] && [[ " ${broken[*]:-} " != *" $1 "* || "$bindir" != "$unpacked/bin" ]]; then
+  if [[ -x "$bindir/$1" ]] && [[ " ${broken[*]:-} " != *" $1 "* ]]; then
     return 0
   fi
   row "$1" "FAILED: cannot start here" 0 "see machine.txt and the loader's messages above"
@@ -213,10 +284,10 @@ have() {  # have <binary>: true if it is there; else a row says so
   return 1
 }
 
-export MINITF_MNIST_DIR="$here/data/fashion-mnist"
+export MINITF_MNIST_DIR="$work/data/fashion-mnist"
 tests=(kernels_on_gpu_test gemm_on_gpu_test gpu_ops_on_gpu_test nccl_on_gpu_test)
 for t in "${tests[@]}"; do
-  have "$t" && run_step "$t" 300 "$bindir/$t"
+  have "$t" && run_step "$t" 120 "$bindir/$t"
 done
 
 if [[ -n "$gpu" ]]; then
