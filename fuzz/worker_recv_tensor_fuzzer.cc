@@ -1,0 +1,39 @@
+// WorkerService.RecvTensor: a value of a step, by rendezvous key. A step of
+// the fuzzers' graph has sent y (the recorded step, its fetch left in the
+// rendezvous), so the recorded key is answered with a value, which is
+// encoded as the service sends it; any other wait ends with the step's
+// CleanupGraph, as when its master ends the step.
+#include <future>
+
+#include "fuzzing.h"
+#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/worker.h"
+#include "service_fuzzing.h"
+
+namespace tf = minitf;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  tf::proto::RecvTensorRequest request;
+  if (!tf::fuzzing::Parse(data, size, &request)) return 0;
+  tf::proto::RunGraphRequest step =
+      tf::fuzzing::RecordedWorkerRequests().run_graph;
+  step.clear_recv_key();
+  (void)tf::fuzzing::RunGraph(step);
+  tf::Worker& worker = tf::fuzzing::Server().worker();
+  std::promise<void> answered;
+  worker.RecvTensorAsync(
+      request, [&](const tf::Status& s, const tf::Tensor& value, bool is_dead) {
+        if (s.ok()) {
+          grpc::ByteBuffer bytes;
+          (void)tf::EncodeRecvTensorResponse(value, is_dead, &bytes);
+        }
+        answered.set_value();
+      });
+  for (int64_t id : {request.step_id(), step.step_id()}) {
+    tf::proto::CleanupGraphRequest cleanup;
+    cleanup.set_step_id(id);
+    (void)worker.CleanupGraph(cleanup);
+  }
+  answered.get_future().wait();
+  return 0;
+}
