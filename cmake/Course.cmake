@@ -71,7 +71,7 @@ elseif(MINITF_SANITIZE STREQUAL "fuzzer")
   add_link_options(-fsanitize=address,undefined)
   # LLVM's linker, where installed: it links the sanitized binaries of
   # layer 7 several times faster than GNU ld.
-  find_program(MINITF_LLD ld.lld)
+  find_program(MINITF_LLD NAMES ld.lld ld.lld-14)
   if(MINITF_LLD)
     add_link_options(-fuse-ld=lld)
   endif()

@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/proto_convert.h"
 #include "minitf/graph/scope.h"
+#include "minitf/minitf.h"
 #include "minitf/train/proto/event.pb.h"
 #include "minitf/train/tfrecord.h"
 #include "service_fuzzing.h"
@@ -44,12 +44,6 @@ void Check(const tf::Status& s) {
     std::cerr << "write_corpus: " << s << "\n";
     std::exit(1);
   }
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ostringstream s;
-  s << std::ifstream(path, std::ios::binary).rdbuf();
-  return s.str();
 }
 
 // An IDX file of unsigned bytes: magic, big-endian dims, then the values.
@@ -91,16 +85,38 @@ std::string Joined(const grpc::ByteBuffer& buffer) {
   return out;
 }
 
-void Graphs(const fs::path& tf_graphs) {
-  std::vector<std::pair<std::string, tf::GraphDef>> graphs = {
-      {"session_graph", tf::fuzzing::SessionGraph()}};
-  // Graphs TensorFlow wrote for the seed programs (tests/train/testdata).
-  for (const auto& entry : fs::directory_iterator(tf_graphs)) {
-    tf::StatusOr<tf::GraphDef> def =
-        tf::ParseTextGraphDef(ReadFile(entry.path()));
-    Check(def.status());
-    graphs.emplace_back(entry.path().stem().string(), *def);
+// Seed 000's linear regression and seed 002's softmax regression, each
+// with its gradient descent step, as chapter 3 builds them.
+tf::GraphDef TrainingGraph(bool softmax) {
+  tf::Graph g;
+  {
+    tf::graph_scope use(g);
+    tf::Output loss;
+    if (softmax) {
+      auto x = tf::placeholder(tf::DT_FLOAT, {tf::None, 4});
+      auto w = tf::Variable(tf::zeros({4, 3}));
+      auto b = tf::Variable(tf::zeros({3}));
+      auto y = tf::nn::softmax(tf::matmul(x, w) + b);
+      auto labels = tf::placeholder(tf::DT_FLOAT, {tf::None, 3});
+      loss = tf::reduce_mean(
+          -tf::reduce_sum(labels * tf::log(y), std::vector<int>{1}));
+    } else {
+      auto w = tf::Variable(0.0f, "weight");
+      auto b = tf::Variable(0.0f, "bias");
+      auto x = tf::placeholder(tf::DT_FLOAT, {tf::None});
+      auto out = tf::placeholder(tf::DT_FLOAT, {tf::None});
+      loss = tf::reduce_mean(tf::square(w * x + b - out));
+    }
+    tf::train::GradientDescentOptimizer(0.1).minimize(loss);
   }
+  return tf::as_graph_def(g);
+}
+
+void Graphs() {
+  const std::vector<std::pair<std::string, tf::GraphDef>> graphs = {
+      {"session_graph", tf::fuzzing::SessionGraph()},
+      {"linear_regression", TrainingGraph(false)},
+      {"softmax_regression", TrainingGraph(true)}};
   for (const auto& [name, def] : graphs) {
     const std::string bytes = *tf::SerializeGraphDef(def);
     Write("graph_def", name, bytes);
@@ -248,13 +264,12 @@ void WorkerRequests() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: write_corpus <corpus dir> "
-                 "<tests/train/testdata/tf_graphs>\n";
+  if (argc != 2) {
+    std::cerr << "usage: write_corpus <corpus dir>\n";
     return 2;
   }
   root = argv[1];
-  Graphs(argv[2]);
+  Graphs();
   DataFiles();
   Names();
   RecvTensorResponses();
