@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "minitf/device/device_mgr.h"
+#include "minitf/device/rendezvous.h"
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/task_name.h"
 #include "minitf/distributed/runtime/worker.h"
@@ -16,6 +17,7 @@
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/proto_convert.h"
 #include "minitf/graph/scope.h"
+#include "minitf/tensor/str_split.h"
 
 namespace minitf::fuzzing {
 namespace {
@@ -102,17 +104,15 @@ class RecordingWorker final : public WorkerInterface {
   Worker* const worker_;
 };
 
-// One step of a master over a RecordingWorker of its own task.
+// One step of a master of its own over a RecordingWorker of Server()'s
+// worker, so that the keys name Server()'s devices.
 WorkerRequests Record() {
+  GrpcServer& server = Server();
   const std::string task = TaskName("localhost", 0);
-  StatusOr<std::unique_ptr<DeviceMgr>> devices =
-      DeviceMgr::Create(SessionOptions{}, task);
-  CheckOk(devices.status(), "devices");
   WorkerCache cache(Cluster(), task, 0);
-  Worker worker(task, devices->get(), &cache, 1);
-  RecordingWorker recorder(&worker);
+  RecordingWorker recorder(&server.worker());
   cache.set_local_worker(&recorder);
-  Master master(task, devices->get(), &cache, {.log_stream = &NoLog()});
+  Master master(task, &server.device_mgr(), &cache, {.log_stream = &NoLog()});
   proto::CreateSessionResponse created;
   CheckOk(master.CreateSession(CreateSessionRequest(), &created),
           "CreateSession");
@@ -194,6 +194,39 @@ const WorkerRequests& RecordedWorkerRequests() {
   return recorded;
 }
 
+namespace {
+
+// This process's incarnation of the task's CPU, as a key spells it.
+const std::string& Incarnation() {
+  static const std::string hex = [] {
+    const Device* cpu = Server().device_mgr().ListDevices().front();
+    const std::string key =
+        Rendezvous::CreateKey(cpu->name(), cpu->attributes().incarnation,
+                              cpu->name(), "t", FrameAndIter{});
+    return std::string(StrSplit(key, ';').at(1));
+  }();
+  return hex;
+}
+
+std::string Replace(std::string s, const std::string& from,
+                    const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos;
+       at = s.find(from, at + to.size())) {
+    s.replace(at, from.size(), to);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string LiveKey(std::string key) {
+  return Replace(std::move(key), kIncarnationMarker, Incarnation());
+}
+
+std::string MarkedKey(std::string key) {
+  return Replace(std::move(key), Incarnation(), kIncarnationMarker);
+}
+
 std::string RegisterSessionGraph() {
   proto::RegisterGraphResponse response;
   CheckOk(Server().worker().RegisterGraph(
@@ -205,6 +238,10 @@ std::string RegisterSessionGraph() {
 Status RunGraph(proto::RunGraphRequest request) {
   static const std::string graph = RegisterSessionGraph();
   if (request.graph_handle().empty()) request.set_graph_handle(graph);
+  for (proto::NamedTensorProto& sent : *request.mutable_send()) {
+    sent.set_name(LiveKey(sent.name()));
+  }
+  for (std::string& key : *request.mutable_recv_key()) key = LiveKey(key);
   proto::RunGraphResponse response;
   return Server().worker().RunGraph(request, &response, kOperationTimeoutMs);
 }

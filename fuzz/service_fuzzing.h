@@ -62,8 +62,9 @@ class Session {
 };
 
 /// What a master sends its task's worker for one step of SessionGraph that
-/// feeds x and fetches y, recorded from a master driving a worker: every
-/// worker method's valid request, and the seeds of the worker fuzzers.
+/// feeds x and fetches y, recorded from a master of its own driving
+/// Server()'s worker: every worker method's valid request, and the seeds of
+/// the worker fuzzers.
 struct WorkerRequests {
   proto::CreateWorkerSessionRequest create_worker_session;
   /// With create_worker_session_called false, so it registers under any
@@ -77,14 +78,24 @@ struct WorkerRequests {
 };
 const WorkerRequests& RecordedWorkerRequests();
 
+/// Rendezvous keys name the sending device's incarnation, a random number
+/// each process draws anew. The seeds write it as this marker, and the
+/// fuzzers put this process's in its place (LiveKey), so that a recorded
+/// key names a value the step really sends.
+inline constexpr char kIncarnationMarker[] = "<incarnation>";
+/// `key` with kIncarnationMarker replaced by this process's incarnation of
+/// the task's CPU, and the reverse.
+std::string LiveKey(std::string key);
+std::string MarkedKey(std::string key);
+
 /// Registers RecordedWorkerRequests().register_graph on Server()'s worker
 /// and returns the graph's handle.
 std::string RegisterSessionGraph();
 
 /// Runs `request` (its graph handle filled in when empty with that of a
-/// graph of RegisterSessionGraph, made once) on Server()'s worker, bounded
-/// by kOperationTimeoutMs. The step's values stay in its rendezvous until a
-/// CleanupGraph of its step id.
+/// graph of RegisterSessionGraph, made once; its keys made live) on
+/// Server()'s worker, bounded by kOperationTimeoutMs. The step's values stay in
+/// its rendezvous until a CleanupGraph of its step id.
 Status RunGraph(proto::RunGraphRequest request);
 
 }  // namespace minitf::fuzzing

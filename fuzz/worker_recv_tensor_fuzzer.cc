@@ -1,8 +1,8 @@
 // WorkerService.RecvTensor: a value of a step, by rendezvous key. A step of
 // the fuzzers' graph has sent y (the recorded step, its fetch left in the
-// rendezvous), so the recorded key is answered with a value, which is
-// encoded as the service sends it; any other wait ends with the step's
-// CleanupGraph, as when its master ends the step.
+// rendezvous; step id 0 names it), so the recorded key is answered with a
+// value, which is encoded as the service sends it; any other wait ends with
+// the step's CleanupGraph, as when its master ends the step.
 #include <future>
 
 #include "fuzzing.h"
@@ -19,6 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tf::fuzzing::RecordedWorkerRequests().run_graph;
   step.clear_recv_key();
   (void)tf::fuzzing::RunGraph(step);
+  // Step 0 is the step just run; the key is made live (service_fuzzing.h).
+  if (request.step_id() == 0) request.set_step_id(step.step_id());
+  request.set_rendezvous_key(tf::fuzzing::LiveKey(request.rendezvous_key()));
   tf::Worker& worker = tf::fuzzing::Server().worker();
   std::promise<void> answered;
   worker.RecvTensorAsync(

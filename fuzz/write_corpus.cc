@@ -250,14 +250,21 @@ void WorkerRequests() {
         r.create_worker_session.SerializeAsString());
   Write("worker_register_graph", "recorded",
         r.register_graph.SerializeAsString());
-  Write("worker_run_graph", "recorded", r.run_graph.SerializeAsString());
-  Write("worker_cleanup_graph", "recorded",
-        r.cleanup_graph.SerializeAsString());
+  tf::proto::RunGraphRequest run = r.run_graph;  // keys as the seeds spell them
+  for (tf::proto::NamedTensorProto& sent : *run.mutable_send()) {
+    sent.set_name(tf::fuzzing::MarkedKey(sent.name()));
+  }
+  for (std::string& key : *run.mutable_recv_key())
+    key = tf::fuzzing::MarkedKey(key);
+  Write("worker_run_graph", "recorded", run.SerializeAsString());
+  tf::proto::CleanupGraphRequest cleanup;  // step 0: the fuzzer's own step
+  Write("worker_cleanup_graph", "recorded_step", cleanup.SerializeAsString());
+  cleanup.set_step_id(r.cleanup_graph.step_id() + 1);
+  Write("worker_cleanup_graph", "another_step", cleanup.SerializeAsString());
   Write("worker_deregister_graph", "fresh",
         tf::proto::DeregisterGraphRequest().SerializeAsString());
-  tf::proto::RecvTensorRequest recv;
-  recv.set_step_id(r.run_graph.step_id());
-  recv.set_rendezvous_key(r.y_key);
+  tf::proto::RecvTensorRequest recv;  // step 0: the fuzzer's own step
+  recv.set_rendezvous_key(tf::fuzzing::MarkedKey(r.y_key));
   Write("worker_recv_tensor", "y_of_recorded_step", recv.SerializeAsString());
 }
 
