@@ -113,9 +113,9 @@ TEST(TFConfigTest, TaskTypeAndIndexAreChecked) {
   EXPECT_EQ(c.task_type, "evaluator");
 }
 
-// Found by fuzz/tf_config_fuzzer: a number too large for an int was
-// converted all the same, which is undefined (UBSan: "1e+10 is outside the
-// range of representable values of type 'int'").
+// Bytes from outside (fuzz/tf_config_fuzzer.cc): a number too large for an
+// int is refused, rather than converted, which is undefined behaviour
+// (UBSan's float-cast-overflow).
 TEST(TFConfigTest, IndexBeyondAnIntIsInvalidArgument) {
   EXPECT_EQ(InvalidArgumentText([] {
               ParseTFConfig(R"({"cluster": {"worker": ["a:1"]},
