@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         tf::train::ParseTFConfig(tf::fuzzing::Bytes(data, size));
     (void)config.cluster.DebugString();
     for (const std::string& job : config.cluster.jobs()) {
-      (void)config.cluster.job_tasks(job);
+      (void)config.cluster.task_indices(job);
     }
   } catch (const tf::errors::InvalidArgumentError&) {
   }

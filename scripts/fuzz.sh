@@ -75,9 +75,19 @@ done
 if ((!quick)); then
   results="${MINITF_RESULTS_DIR:-$MINITF_ROOT/results}/fuzz.md"
   mkdir -p "$(dirname "$results")"
+  # A run of some fuzzers replaces their rows and keeps the others' (run
+  # for as many seconds: the first line names the duration).
+  if [[ -f $results ]] && grep -q "scripts/fuzz.sh $seconds\b" "$results"; then
+    for row in $(grep -n '^| [a-z_]* | [0-9]' "$results" | cut -d: -f1); do
+      line=$(sed -n "${row}p" "$results")
+      old=$(cut -d' ' -f2 <<<"$line")
+      [[ " ${wanted[*]} " == *" $old "* ]] || rows+=("$line")
+    done
+    mapfile -t rows < <(printf '%s\n' "${rows[@]}" | sort)
+  fi
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
   {
-    echo "*Measured on ${cpu:-unknown CPU} ($(nproc) cores, $(uname -s) $(uname -m)), $(date +%F), with \`scripts/fuzz.sh $seconds\`.*"
+    echo "*Measured on ${cpu:-unknown CPU} ($(getconf _NPROCESSORS_ONLN) cores, $(uname -s) $(uname -m)), $(date +%F), with \`scripts/fuzz.sh $seconds\`.*"
     echo
     echo "**libFuzzer with AddressSanitizer, LeakSanitizer and UBSan, $seconds s per fuzzer**"
     echo
