@@ -1,8 +1,11 @@
 // WorkerService.RecvTensor: a value of a step, by rendezvous key. A step of
-// the fuzzers' graph has sent y (the recorded step, its fetch left in the
-// rendezvous; step id 0 names it), so the recorded key is answered with a
-// value, which is encoded as the service sends it; any other wait ends with
-// the step's CleanupGraph, as when its master ends the step.
+// the fuzzers' graph runs first (step id 0 names it, and the recorded key of
+// its fetch y is the seed). The key is parsed and checked against the task's
+// devices and their incarnation; a wait for a value ends with the step's
+// CleanupGraph, as when its master ends the step. A value that arrives is
+// encoded as the service sends it. (The fetch of a step run without recv
+// keys is not in the step's rendezvous by the time the request comes, so the
+// seed ends in that CleanupGraph too.)
 #include <future>
 
 #include "fuzzing.h"
