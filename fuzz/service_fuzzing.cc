@@ -246,4 +246,17 @@ Status RunGraph(proto::RunGraphRequest request) {
   return Server().worker().RunGraph(request, &response, kOperationTimeoutMs);
 }
 
+int64_t RunRecordedStep() {
+  proto::RunGraphRequest step = RecordedWorkerRequests().run_graph;
+  step.clear_recv_key();
+  (void)RunGraph(step);
+  return step.step_id();
+}
+
+void EndStep(int64_t step_id) {
+  proto::CleanupGraphRequest cleanup;
+  cleanup.set_step_id(step_id);
+  (void)Server().worker().CleanupGraph(cleanup);
+}
+
 }  // namespace minitf::fuzzing

@@ -98,4 +98,11 @@ std::string RegisterSessionGraph();
 /// its rendezvous until a CleanupGraph of its step id.
 Status RunGraph(proto::RunGraphRequest request);
 
+/// Runs the recorded step without its fetch and returns its step id; what
+/// the step leaves in its rendezvous stays until EndStep (or a CleanupGraph
+/// of that id).
+int64_t RunRecordedStep();
+/// CleanupGraph of step `step_id` on Server()'s worker.
+void EndStep(int64_t step_id);
+
 }  // namespace minitf::fuzzing

@@ -11,15 +11,9 @@ namespace tf = minitf;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tf::proto::CleanupGraphRequest request;
   if (!tf::fuzzing::Parse(data, size, &request)) return 0;
-  tf::proto::RunGraphRequest step =
-      tf::fuzzing::RecordedWorkerRequests().run_graph;
-  step.clear_recv_key();
-  (void)tf::fuzzing::RunGraph(step);
-  tf::Worker& worker = tf::fuzzing::Server().worker();
-  if (request.step_id() == 0) request.set_step_id(step.step_id());
-  (void)worker.CleanupGraph(request);
-  tf::proto::CleanupGraphRequest cleanup;
-  cleanup.set_step_id(step.step_id());
-  (void)worker.CleanupGraph(cleanup);
+  const int64_t step = tf::fuzzing::RunRecordedStep();
+  if (request.step_id() == 0) request.set_step_id(step);
+  (void)tf::fuzzing::Server().worker().CleanupGraph(request);
+  tf::fuzzing::EndStep(step);
   return 0;
 }

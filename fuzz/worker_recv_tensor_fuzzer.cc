@@ -18,16 +18,12 @@ namespace tf = minitf;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tf::proto::RecvTensorRequest request;
   if (!tf::fuzzing::Parse(data, size, &request)) return 0;
-  tf::proto::RunGraphRequest step =
-      tf::fuzzing::RecordedWorkerRequests().run_graph;
-  step.clear_recv_key();
-  (void)tf::fuzzing::RunGraph(step);
+  const int64_t step = tf::fuzzing::RunRecordedStep();
   // Step 0 is the step just run; the key is made live (service_fuzzing.h).
-  if (request.step_id() == 0) request.set_step_id(step.step_id());
+  if (request.step_id() == 0) request.set_step_id(step);
   request.set_rendezvous_key(tf::fuzzing::LiveKey(request.rendezvous_key()));
-  tf::Worker& worker = tf::fuzzing::Server().worker();
   std::promise<void> answered;
-  worker.RecvTensorAsync(
+  tf::fuzzing::Server().worker().RecvTensorAsync(
       request, [&](const tf::Status& s, const tf::Tensor& value, bool is_dead) {
         if (s.ok()) {
           grpc::ByteBuffer bytes;
@@ -35,11 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         answered.set_value();
       });
-  for (int64_t id : {request.step_id(), step.step_id()}) {
-    tf::proto::CleanupGraphRequest cleanup;
-    cleanup.set_step_id(id);
-    (void)worker.CleanupGraph(cleanup);
-  }
+  tf::fuzzing::EndStep(request.step_id());
+  tf::fuzzing::EndStep(step);
   answered.get_future().wait();
   return 0;
 }

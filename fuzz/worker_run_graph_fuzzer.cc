@@ -12,8 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tf::proto::RunGraphRequest request;
   if (!tf::fuzzing::Parse(data, size, &request)) return 0;
   (void)tf::fuzzing::RunGraph(request);
-  tf::proto::CleanupGraphRequest cleanup;
-  cleanup.set_step_id(request.step_id());
-  (void)tf::fuzzing::Server().worker().CleanupGraph(cleanup);
+  tf::fuzzing::EndStep(request.step_id());
   return 0;
 }
