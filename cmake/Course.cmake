@@ -41,9 +41,11 @@ set(CMAKE_CXX_FLAGS_RELEASE "-O3 -DNDEBUG")
 
 option(MINITF_NATIVE "Tune for this machine's CPU (-march=native)" ON)
 # Sanitizers: OFF; ON (or "address") for AddressSanitizer and UBSan;
-# "thread" for ThreadSanitizer, which CI runs on the tests labelled "tsan".
+# "thread" for ThreadSanitizer, which CI runs on the tests labelled "tsan";
+# "fuzzer" for libFuzzer's coverage-guided fuzzers (fuzz/, clang only:
+# CXX=clang++-14), which run with AddressSanitizer and UBSan too.
 set(MINITF_SANITIZE OFF CACHE STRING
-    "Sanitizers: OFF, ON/address (AddressSanitizer + UBSan), thread (ThreadSanitizer)")
+    "Sanitizers: OFF, ON/address (AddressSanitizer + UBSan), thread (ThreadSanitizer), fuzzer (libFuzzer + ASan + UBSan)")
 set(MINITF_EXERCISES "solutions" CACHE STRING
     "Which exercise sources to build: 'solutions' (tests pass) or 'starters' (the learner's files)")
 set_property(CACHE MINITF_EXERCISES PROPERTY STRINGS solutions starters)
@@ -57,6 +59,22 @@ endif()
 if(MINITF_SANITIZE STREQUAL "thread")
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
+elseif(MINITF_SANITIZE STREQUAL "fuzzer")
+  # Every object gets libFuzzer's coverage counters (fuzzer-no-link); only
+  # the fuzz targets link libFuzzer's main (-fsanitize=fuzzer, fuzz/).
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "MINITF_SANITIZE=fuzzer needs clang (CXX=clang++-14), "
+                        "not ${CMAKE_CXX_COMPILER_ID}")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined
+                      -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+  # LLVM's linker, where installed: it links the sanitized binaries of
+  # layer 7 several times faster than GNU ld.
+  find_program(MINITF_LLD NAMES ld.lld ld.lld-14)
+  if(MINITF_LLD)
+    add_link_options(-fuse-ld=lld)
+  endif()
 elseif(MINITF_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
                       -fno-omit-frame-pointer)
@@ -70,7 +88,9 @@ endif()
 # the optimised build keeps those warnings for our code.
 if(MINITF_SANITIZE)
   set(CMAKE_CXX_FLAGS_RELEASE "-O1 -g1 -DNDEBUG")
-  add_compile_options(-Wno-uninitialized -Wno-maybe-uninitialized)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-uninitialized -Wno-maybe-uninitialized)
+  endif()
 endif()
 
 # ccache with paths taken relative to the repository: build trees at the same
@@ -197,6 +217,16 @@ function(minitf_layer layer)
     return()
   endif()
   add_library(minitf_${layer}_code STATIC ${ARG_SOURCES})
+  # The fuzzers' build compiles the Eigen kernels (folders named kernels/)
+  # at -O0, still sanitized: at -O1 they take most of the build's time, and
+  # the fuzzers feed them small tensors.
+  if(MINITF_SANITIZE STREQUAL "fuzzer")
+    foreach(source ${ARG_SOURCES})
+      if(source MATCHES "/kernels/")
+        set_property(SOURCE "${source}" APPEND PROPERTY COMPILE_OPTIONS -O0)
+      endif()
+    endforeach()
+  endif()
   target_include_directories(minitf_${layer}_code PUBLIC
     "$<BUILD_INTERFACE:${MINITF_ROOT}/src;${CMAKE_BINARY_DIR}/include>"
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")

@@ -45,6 +45,9 @@ declare -A RECORD=(
   [emulator_bench]="$bench/gpu/emulator_bench"
   [emulator_gemm]="$bench/gpu/gemm_bench --emulated"
   [emulator_ops]="$bench/gpu/gpu_ops_bench --emulated"
+  # The testing page: every fuzzer for ten minutes (about four hours in
+  # all; fuzz/ and scripts/fuzz.sh say what is fuzzed).
+  [fuzz]="scripts/fuzz.sh 600"
   [emulator_cpu_vs_gpu]="env -u CUDA_VISIBLE_DEVICES MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1 build/all/programs/05-gpu-kernels/cpu_vs_gpu --table --steps 10 --rounds 3"
 )
 

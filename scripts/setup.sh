@@ -13,7 +13,8 @@
 #   later   chapters 2 to 7 and the site: protobuf, gRPC, zlib,
 #           Boost.Context, Fashion-MNIST, Doxygen, MkDocs, Graphviz
 #   tests   the rest of the test suite: clang-format, Chromium with its
-#           driver and Selenium (the site's browser test)
+#           driver and Selenium (the site's browser test); clang 14 with
+#           libFuzzer, its OpenMP and lld (the fuzzers, scripts/fuzz.sh)
 # No GROUP means all three (README command 2, test.sh). --download-only
 # fetches the missing packages' files into apt's cache and installs nothing
 # (demo.sh does that while chapter 1 builds).
@@ -55,6 +56,12 @@ readonly TESTS=(
   "chromium /usr/bin/chromium"
   "chromium-driver /usr/bin/chromedriver"
   "python3-selenium /usr/lib/python3/dist-packages/selenium/__init__.py"
+  # The fuzzers (scripts/fuzz.sh): clang with libFuzzer and the sanitizers'
+  # runtimes, clang's OpenMP, and LLVM's linker.
+  "clang-14 /usr/bin/clang++-14"
+  "libclang-rt-14-dev /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+  "libomp-14-dev /usr/lib/llvm-14/lib/libomp.so"
+  "lld-14 /usr/bin/ld.lld-14"
 )
 
 groups=()

@@ -113,6 +113,20 @@ TEST(TFConfigTest, TaskTypeAndIndexAreChecked) {
   EXPECT_EQ(c.task_type, "evaluator");
 }
 
+// Bytes from outside (fuzz/tf_config_fuzzer.cc): a number too large for an
+// int is refused, rather than converted, which is undefined behaviour
+// (UBSan's float-cast-overflow).
+TEST(TFConfigTest, IndexBeyondAnIntIsInvalidArgument) {
+  EXPECT_EQ(InvalidArgumentText([] {
+              ParseTFConfig(R"({"cluster": {"worker": ["a:1"]},
+                                "task": {"type": "worker", "index": 1e10}})");
+            }),
+            "int() of 10000000000 is out of the range of a task index");
+  EXPECT_EQ(InvalidArgumentText(
+                [] { ParseTFConfig(R"({"task": {"index": -3e9}})"); }),
+            "int() of -3000000000 is out of the range of a task index");
+}
+
 TEST(TFConfigTest, FromEnvironment) {
   ::unsetenv("TF_CONFIG");
   EXPECT_FALSE(tf::train::TFConfigFromEnvironment().has_value());

@@ -1,22 +1,14 @@
 #include "minitf/device/device_spec.h"
 
 #include <cctype>
-#include <ranges>
 #include <vector>
 
 #include "minitf/graph/graph.h"
 #include "minitf/tensor/errors.h"
+#include "minitf/tensor/str_split.h"
 
 namespace minitf {
 namespace {
-
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  for (auto part : std::views::split(s, sep)) {
-    parts.emplace_back(part.begin(), part.end());
-  }
-  return parts;
-}
 
 std::string Upper(std::string_view s) {
   std::string out(s);
@@ -79,9 +71,9 @@ StatusOr<DeviceSpec> DeviceSpec::Parse(std::string_view spec) {
                                    "'");
   };
   DeviceSpec out;
-  for (std::string_view component : Split(spec, '/')) {
+  for (std::string_view component : StrSplit(spec, '/')) {
     if (component.empty()) continue;  // the leading '/', and "/" itself
-    const std::vector<std::string_view> f = Split(component, ':');
+    const std::vector<std::string_view> f = StrSplit(component, ':');
     if (f.size() == 2 && f[0] == "job") {
       if (f[1] == "*") {
         out.job.reset();

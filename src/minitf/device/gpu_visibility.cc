@@ -4,8 +4,10 @@
 #include <cctype>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <set>
+#include <string_view>
+
+#include "minitf/tensor/str_split.h"
 
 namespace minitf {
 namespace {
@@ -44,9 +46,8 @@ std::vector<int> VisibleByEnvironment(const char* env, int device_count) {
     for (int i = 0; i < device_count; ++i) visible.push_back(i);
     return visible;
   }
-  for (auto part : std::views::split(std::string_view(env), ',')) {
-    std::optional<int> card =
-        ParseInt32(std::string_view(part.begin(), part.end()));
+  for (std::string_view part : StrSplit(env, ',')) {
+    std::optional<int> card = ParseInt32(part);
     if (!card || *card < 0 || *card >= device_count ||
         std::find(visible.begin(), visible.end(), *card) != visible.end()) {
       break;  // the driver reads no further
@@ -65,8 +66,7 @@ StatusOr<std::vector<int>> ParseVisibleDeviceList(
     for (int i = 0; i < visible_count; ++i) order.push_back(i);
     return order;
   }
-  for (auto part : std::views::split(visible_device_list, ',')) {
-    const std::string_view entry(part.begin(), part.end());
+  for (std::string_view entry : StrSplit(visible_device_list, ',')) {
     std::optional<int> id = ParseInt32(entry);
     if (!id) {
       return errors::InvalidArgument(

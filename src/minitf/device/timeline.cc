@@ -22,9 +22,14 @@ struct Json;
 using JsonObject = std::vector<std::pair<std::string, Json>>;  // keeps order
 using JsonArray = std::vector<Json>;
 
+// The destructor is defined out of line, once JsonObject's pair is complete:
+// inline, clang 14 instantiates it while checking that pair, through
+// libstdc++'s traits, and finds the pair incomplete.
 struct Json {
+  ~Json();
   std::variant<int64_t, std::string, JsonObject, JsonArray> value;
 };
+Json::~Json() = default;
 
 void WriteString(const std::string& s, std::string* out) {
   out->push_back('"');

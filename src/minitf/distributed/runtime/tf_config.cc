@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 #include "minitf/tensor/errors.h"
@@ -35,7 +36,15 @@ std::string NumberText(double x) {
 // keys and to the task index.
 int ToInt(const Value& v) {
   if (v.kind_case() == Value::kNumberValue) {
-    return static_cast<int>(v.number_value());
+    // Python's int() has no bound; a task index here is an int, and a
+    // double outside its range has no int to convert to.
+    const double x = v.number_value();
+    if (!(x > std::numeric_limits<int>::min() - 1.0 &&
+          x < std::numeric_limits<int>::max() + 1.0)) {
+      Fail("int() of " + NumberText(x) +
+           " is out of the range of a task index");
+    }
+    return static_cast<int>(x);
   }
   if (v.kind_case() == Value::kStringValue) {
     const std::string& s = v.string_value();
