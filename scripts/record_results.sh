@@ -3,9 +3,11 @@
 # the files the chapters include (`--8<-- "results/<name>.md"`). Each file
 # says on which CPU, on what day and with which command it was measured, so
 # re-running this script (or one of its lines) updates the pages.
-#   scripts/record_results.sh            every benchmark
+#   scripts/record_results.sh            every benchmark (not the fuzzers)
 #   scripts/record_results.sh NAME...    only these (the names below)
 # The benchmarks take a few minutes in all; run them on an idle machine.
+# The fuzzers' ten-minute runs (about four hours) are recorded only when
+# named: scripts/record_results.sh fuzz.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$MINITF_ROOT"
@@ -52,7 +54,7 @@ declare -A RECORD=(
 )
 
 names=("$@")
-((${#names[@]})) || mapfile -t names < <(printf '%s\n' "${!RECORD[@]}" | sort)
+((${#names[@]})) || mapfile -t names < <(printf '%s\n' "${!RECORD[@]}" | grep -vx fuzz | sort)
 for name in "${names[@]}"; do
   [[ -n "${RECORD[$name]:-}" ]] || { echo "record_results: no benchmark named '$name'" >&2; exit 2; }
   echo "=== $name: ${RECORD[$name]}"
