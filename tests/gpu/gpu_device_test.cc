@@ -17,7 +17,9 @@
 #include "minitf/device/virtual_gpu_device.h"
 #include "minitf/gpu/emulator/cuda.h"
 #include "minitf/gpu/gpu_allocator.h"
+#include "minitf/graph/node_builder.h"
 #include "minitf/graph/ops/array_ops.h"
+#include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"
 #include "minitf/graph/ops/random_ops.h"
@@ -381,6 +383,36 @@ TEST_F(EmulatedGpuTest, AnInt32OutputFromDeviceMemoryIsUnimplemented) {
                 "No GPU kernel for 'Cast' (node y) with int32 data and inputs "
                 "in the GPU's memory: minitf keeps a GPU's int32 tensors in "
                 "host memory, as TensorFlow does"),
+            std::string::npos)
+      << status;
+}
+
+// An index input that is int64 lies in the GPU's memory there (only int32
+// is kept on the host): the kernel cannot read it, and says so instead of
+// touching memory the CPU cannot read.
+TEST_F(EmulatedGpuTest, AnInt64IndexInDeviceMemoryIsUnimplemented) {
+  GpusWithDeviceMemory platform(1);
+  ScopedGpuPlatform use_platform(&platform);
+  auto graph = std::make_shared<Graph>();
+  graph_scope use(*graph);
+  Output y;
+  {
+    device_scope on_gpu("/gpu:0");
+    Output a = constant(Tensor::FromVector<float>({1, 2}, {2}).value(), "a");
+    Output axis = constant(Tensor(int64_t{0}), "axis");
+    y = ops::AddOp(NodeBuilder("ConcatV2", "y").Input({a, a}).Input(axis),
+                   {a, axis});
+  }
+  auto session = DirectSession::Create(SessionOptions{}, graph);
+  ASSERT_TRUE(session.ok()) << session.status();
+  std::vector<Tensor> out;
+  Status status = session.value()->Run({}, {y.name()}, {}, &out);
+  EXPECT_EQ(status.code(), error::UNIMPLEMENTED) << status;
+  EXPECT_NE(status.message().find(
+                "axis is an int64 tensor in the memory of a GPU that the "
+                "host cannot read; minitf keeps a GPU's int32 tensors in host "
+                "memory, as TensorFlow does, and reads index inputs there: "
+                "give it as int32"),
             std::string::npos)
       << status;
 }
