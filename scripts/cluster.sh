@@ -40,11 +40,12 @@ fi
 rm -f "$logs"/worker_*.log  # of an earlier run with more workers
 
 # Loopback ports nobody listens on now (the servers bind them at once), no
-# two alike.
+# two alike, below the system's range of ephemeral ports (32768 and up),
+# which it hands out by itself to other programs' connections.
 taken=" "
 free_port() {
   while :; do
-    local p=$(( 20000 + RANDOM % 40000 ))
+    local p=$(( 20000 + RANDOM % 12000 ))
     [[ "$taken" == *" $p "* ]] && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       taken+="$p "

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -72,22 +73,30 @@ inline grpc::Status GenericUnaryCall(grpc::GenericStub& stub,
 }
 
 /// A loopback port free now, for a cluster whose tasks must know each
-/// other's addresses before they start: the system picks it for a socket
-/// that is closed again at once. 0 when no socket could be had.
+/// other's addresses before they start. It is drawn at random below the
+/// system's range of ephemeral ports (ip_local_port_range, 32768 and up by
+/// default), where the system never hands out a port by itself: a server
+/// that listens on port 0, or the local end of a connection, cannot take it
+/// before the task starts, and tests that run at once seldom draw the same
+/// one. 0 when none could be had.
 inline int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
+  static std::mt19937 random{std::random_device{}()};
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int port = std::uniform_int_distribution<int>(20000, 32000)(random);
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free =
+        bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    close(fd);
+    if (free) return port;
   }
-  close(fd);
-  return port;
+  return 0;
 }
 
 /// "localhost:<a free port>".

@@ -57,8 +57,23 @@ fail() {
 }
 
 now_ms() { date +%s%3N; }
+# A free loopback port below the system's ephemeral range (32768 and up),
+# where no other test's port-0 server or connection can take it before the
+# task starts (tests/distributed/distributed_testing.h says more).
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("localhost",0)); print(s.getsockname()[1])'
+  python3 -c '
+import random, socket
+while True:
+    p = random.randrange(20000, 32000)
+    s = socket.socket()
+    try:
+        s.bind(("localhost", p))
+        break
+    except OSError:
+        pass
+    finally:
+        s.close()
+print(p)'
 }
 
 host_ps=localhost host_w0=localhost host_w1=localhost bind=localhost
