@@ -1,5 +1,6 @@
 #include "service_fuzzing.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -247,7 +248,11 @@ Status RunGraph(proto::RunGraphRequest request) {
 }
 
 int64_t RunRecordedStep() {
+  // A step id the worker has not seen: one it has ended (the recording
+  // master's own step among them) stays ended, its rendezvous aborted.
+  static std::atomic<int64_t> next_step_id{int64_t{1} << 40};
   proto::RunGraphRequest step = RecordedWorkerRequests().run_graph;
+  step.set_step_id(next_step_id++);
   step.clear_recv_key();
   (void)RunGraph(step);
   return step.step_id();

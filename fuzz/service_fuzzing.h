@@ -98,7 +98,8 @@ std::string RegisterSessionGraph();
 /// its rendezvous until a CleanupGraph of its step id.
 Status RunGraph(proto::RunGraphRequest request);
 
-/// Runs the recorded step without its fetch and returns its step id; what
+/// Runs the recorded step without its fetch, under a step id of its own,
+/// and returns that id; what
 /// the step leaves in its rendezvous stays until EndStep (or a CleanupGraph
 /// of that id).
 int64_t RunRecordedStep();

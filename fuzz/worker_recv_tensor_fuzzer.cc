@@ -3,9 +3,8 @@
 // its fetch y is the seed). The key is parsed and checked against the task's
 // devices and their incarnation; a wait for a value ends with the step's
 // CleanupGraph, as when its master ends the step. A value that arrives is
-// encoded as the service sends it. (The fetch of a step run without recv
-// keys is not in the step's rendezvous by the time the request comes, so the
-// seed ends in that CleanupGraph too.)
+// encoded as the service sends it: the seed's key finds y, which the step
+// left in its rendezvous, since it ran without asking for it.
 #include <future>
 
 #include "fuzzing.h"

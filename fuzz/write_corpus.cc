@@ -23,6 +23,8 @@
 #include "minitf/graph/scope.h"
 #include "minitf/minitf.h"
 #include "minitf/train/proto/event.pb.h"
+#include "minitf/train/saver/saver.h"
+#include "minitf/train/saver/tensor_bundle.h"
 #include "minitf/train/tfrecord.h"
 #include "service_fuzzing.h"
 
@@ -152,6 +154,36 @@ void DataFiles() {
   Write("tfrecord", "events", events);
 }
 
+// A checkpoint as the checkpoint_reader fuzzer takes it: the index's
+// length in four little-endian bytes, the index, then the data file.
+void Checkpoints() {
+  const std::vector<std::pair<std::string, std::vector<tf::train::NamedTensor>>>
+      checkpoints = {
+          {"linear_regression",
+           {{"weight", tf::Tensor(0.25f)}, {"bias", tf::Tensor(-1.5f)}}},
+          {"softmax_regression",
+           {{"Variable", tf::Tensor({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}})},
+            {"Variable_1", tf::Tensor({0.1f, 0.2f, 0.3f})},
+            {"global_step", tf::Tensor(int64_t{1000})}}},
+          {"empty", {}}};
+  for (const auto& [name, tensors] : checkpoints) {
+    const tf::train::BundleBytes bundle = tf::train::EncodeBundle({tensors});
+    std::string bytes;
+    for (int shift = 0; shift < 32; shift += 8)
+      bytes += char(bundle.index.size() >> shift);
+    Write("checkpoint_reader", name, bytes + bundle.index + bundle.data[0]);
+  }
+  tf::train::CheckpointState state;
+  state.model_checkpoint_path = "model.ckpt-200";
+  state.all_model_checkpoint_paths = {"model.ckpt-100", "model.ckpt-200"};
+  Write("checkpoint_state", "two_kept",
+        tf::train::CheckpointStateToText(state));
+  Write("checkpoint_state", "with_timestamps",
+        tf::train::CheckpointStateToText(state) +
+            "all_model_checkpoint_timestamps: 1.7e9\n"
+            "last_preserved_timestamp: 1.6e9\n");
+}
+
 void Names() {
   const char* specs[] = {"/job:worker/replica:0/task:1/device:GPU:0",
                          "/job:ps/task:0",
@@ -278,6 +310,7 @@ int main(int argc, char** argv) {
   root = argv[1];
   Graphs();
   DataFiles();
+  Checkpoints();
   Names();
   RecvTensorResponses();
   MasterRequests();
