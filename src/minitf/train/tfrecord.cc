@@ -151,8 +151,9 @@ Status TFRecordReader::ReadRecord(std::string* record) {
   }
   // The length is checked before it is trusted: a flipped bit could make
   // the reader allocate gigabytes or skip the rest of the file.
-  if (GetFixed32(header.data() + sizeof(uint64_t)) !=
-      MaskedCrc(header.data(), sizeof(uint64_t))) {
+  if (crc32c::kVerifyChecksums &&
+      GetFixed32(header.data() + sizeof(uint64_t)) !=
+          MaskedCrc(header.data(), sizeof(uint64_t))) {
     return errors::DataLoss(path_, ": corrupted record at offset ", offset_,
                             " (length checksum mismatch)");
   }
@@ -172,7 +173,8 @@ Status TFRecordReader::ReadRecord(std::string* record) {
     return errors::DataLoss(path_, ": truncated record at offset ", offset_,
                             " (", length, " data bytes expected)");
   }
-  if (GetFixed32(footer.data()) != MaskedCrc(record->data(), length)) {
+  if (crc32c::kVerifyChecksums &&
+      GetFixed32(footer.data()) != MaskedCrc(record->data(), length)) {
     return errors::DataLoss(path_, ": corrupted record at offset ", offset_,
                             " (data checksum mismatch)");
   }
