@@ -48,15 +48,32 @@ struct Tile {
       EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 10 : 6;
 };
 
-/// The block sizes: kKc steps of depth (1 KiB of each sliver row), kMc rows
-/// of a (a packed block of 100 KiB of floats, for the 1 MiB L2 cache),
-/// kNc columns of b (a packed block in the L3 cache).
+/// The block sizes, from the caches of one core (32 KiB L1, 1 MiB L2 and a
+/// share of the L3 on the x86 CPUs of this course). kMc rows of a by kKc
+/// steps of depth is the packed block of a that every sliver of b meets:
+/// 10 tiles of rows by 4 KiB of depth a row, 400 KiB of floats, under half
+/// the L2 so that the slivers of b that stream through it do not evict it.
+/// A sliver of b (kKc x kNr, 128 KiB) is larger than the L1: it streams
+/// from the L2 in unit stride, which the hardware prefetcher keeps ahead
+/// of the loads. A deep block is worth that: each depth block reads and
+/// writes every tile of c once more, and at 1024 steps that is once for a
+/// product of 1024 or less. kNc columns of b: the packed block of b, 4 MiB
+/// of floats at most, in the L3.
 template <typename T>
 struct Blocking {
-  static constexpr int64_t kKc = 1024 / sizeof(T);
+  static constexpr int64_t kKc = 4096 / sizeof(T);
   static constexpr int64_t kMc = 10 * Tile<T>::kMr;
-  static constexpr int64_t kNc = 4096;
+  static constexpr int64_t kNc = 1024;
 };
+
+/// The depth blocks of a product of depth k: as few as kKc allows, of equal
+/// size (rounded up to a multiple of 8), so that a depth just over kKc is
+/// two half blocks rather than a full one and a sliver.
+template <typename T>
+int64_t DepthBlock(int64_t k) {
+  const int64_t blocks = (k + Blocking<T>::kKc - 1) / Blocking<T>::kKc;
+  return std::min(Blocking<T>::kKc, ((k + blocks - 1) / blocks + 7) / 8 * 8);
+}
 // --8<-- [end:tile]
 
 /// c(i, j) = tile(i, j) (or += when `accumulate`), for the mr x nr corner of
@@ -140,6 +157,40 @@ class PackBuffers {
   int64_t b_size_ = 0;
 };
 
+/// Writes the kMr x kc block of rows at `a` (rows `a_rs` apart, contiguous)
+/// to `out` column by column, kMr values a depth step, and returns the end
+/// of what it wrote. Where a packet holds kMr values or more, it moves
+/// kPacket depth steps at a time: kMr packets loaded from the rows (and
+/// zeros up to kPacket), transposed in registers (Eigen's ptranspose), each
+/// stored whole at its depth step; a packet's lanes past kMr land where the
+/// next one is stored next. So it writes up to kPacket values past its end,
+/// which the packing buffer leaves room for.
+template <typename T>
+T* PackRowsTransposed(const T* a, int64_t a_rs, int64_t kc, T* out) {
+  using namespace Eigen::internal;
+  using Packet = typename Tile<T>::Packet;
+  constexpr int kMr = Tile<T>::kMr, kP = Tile<T>::kPacket;
+  int64_t p = 0;
+  if constexpr (kMr <= kP) {
+    for (; p + kP <= kc; p += kP) {
+#pragma GCC diagnostic push  // Packet's vector attributes, as Eigen's own
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+      PacketBlock<Packet, kP> block;
+#pragma GCC diagnostic pop
+      for (int i = 0; i < kP; ++i) {
+        block.packet[i] =
+            i < kMr ? ploadu<Packet>(a + i * a_rs + p) : pset1<Packet>(0);
+      }
+      ptranspose(block);
+      for (int q = 0; q < kP; ++q, out += kMr) pstoreu(out, block.packet[q]);
+    }
+  }
+  for (; p < kc; ++p, out += kMr) {
+    for (int i = 0; i < kMr; ++i) out[i] = a[i * a_rs + p];
+  }
+  return out;
+}
+
 // --8<-- [start:pack]
 /// Packs a[i0:i0+mc, p0:p0+kc] into slivers of kMr rows: sliver s holds
 /// rows s*kMr.. of the block, depth step by depth step, zero-padded to kMr.
@@ -154,6 +205,11 @@ void PackA(const GemmArgs<T>& g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
       for (int64_t p = p0; p < p0 + kc; ++p, out += kMr) {
         std::memcpy(out, &g.A(i0 + is, p), kMr * sizeof(T));
       }
+    }
+  } else if (g.a_cs == 1) {
+    // a row-major: a sliver is a transpose of kMr rows.
+    for (; is + kMr <= mc; is += kMr) {
+      out = PackRowsTransposed(&g.A(i0 + is, p0), g.a_rs, kc, out);
     }
   }
   for (; is < mc; is += kMr) {
@@ -200,15 +256,19 @@ bool PackedGemm(const GemmArgs<T>& g) {
     }
     return true;
   }
-  const int64_t kc_max = std::min(B::kKc, g.k);
+  const int64_t kc_step = DepthBlock<T>(g.k);
+  const int64_t kc_max = std::min(kc_step, g.k);
   const int64_t mc_max = std::min(B::kMc, (g.m + kMr - 1) / kMr * kMr);
   const int64_t nc_max = std::min(B::kNc, (g.n + kNr - 1) / kNr * kNr);
   PackBuffers<T>& buffers = PackBuffers<T>::ForThisThread();
-  if (!buffers.Reserve(mc_max * kc_max, kc_max * nc_max)) return false;
+  // A packet's room past the end of a: PackRowsTransposed's last store.
+  if (!buffers.Reserve(mc_max * kc_max + Tile<T>::kPacket, kc_max * nc_max)) {
+    return false;
+  }
   for (int64_t jc = 0; jc < g.n; jc += B::kNc) {
     const int64_t nc = std::min(B::kNc, g.n - jc);
-    for (int64_t pc = 0; pc < g.k; pc += B::kKc) {
-      const int64_t kc = std::min(B::kKc, g.k - pc);
+    for (int64_t pc = 0; pc < g.k; pc += kc_step) {
+      const int64_t kc = std::min(kc_step, g.k - pc);
       PackB(g, pc, kc, jc, nc, buffers.b());
       for (int64_t ic = 0; ic < g.m; ic += B::kMc) {
         const int64_t mc = std::min(B::kMc, g.m - ic);
