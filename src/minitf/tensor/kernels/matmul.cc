@@ -72,15 +72,6 @@ Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
 }
 // --8<-- [end:gemm_orientation]
 
-// Whether GemmMatMul wins over Eigen's expression, as cpu_gemm_bench
-// measures it on the products of chapter 3's MLP: everywhere but at a
-// depth under 16 (dy W2^T, k = 10), where packing is about as much work as
-// the multiply-adds and Eigen's expression is as fast.
-template <typename T>
-bool OwnGemmWins(int64_t k) {
-  return k >= 16;
-}
-
 }  // namespace
 
 StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a,
@@ -102,7 +93,7 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a,
   Status status;
   SwitchDType(a.dtype(), [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      if (use_gemm && OwnGemmWins<T>(k)) {
+      if (use_gemm) {
         status = GemmMatMul<T>(a, b, transpose_a, transpose_b, &out);
         return;
       }

@@ -35,10 +35,17 @@ struct FmaMicroKernel {
       __builtin_prefetch(c + i * c_rs);
       __builtin_prefetch(c + i * c_rs + (nr - 1) * c_cs);
     }
+    // Every loop over the tile's rows is unrolled whole (the pragmas), so
+    // that each acc[i][j] is a name the compiler can keep in a register;
+    // a loop it leaves rolled indexes acc at run time, which puts the tile
+    // in memory, and at a short depth the stores and loads of it cost as
+    // much as the FMAs.
     Packet acc[kMr][2];
+#pragma GCC unroll 32
     for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = pset1<Packet>(0);
     for (int64_t p = 0; p < kc; ++p) {
       const Packet b0 = pload<Packet>(b), b1 = pload<Packet>(b + kP);
+#pragma GCC unroll 32
       for (int i = 0; i < kMr; ++i) {
         const Packet a_i = pset1<Packet>(a[i]);
         acc[i][0] = pmadd(a_i, b0, acc[i][0]);
@@ -48,6 +55,7 @@ struct FmaMicroKernel {
       b += kNr;
     }
     if (mr == kMr && nr == kNr && c_cs == 1) {  // a whole tile, rows dense
+#pragma GCC unroll 32
       for (int i = 0; i < kMr; ++i) {
         T* c_row = c + i * c_rs;
         if (accumulate) {
@@ -60,6 +68,7 @@ struct FmaMicroKernel {
       return;
     }
     alignas(64) T tile[kMr * kNr];  // an edge of c: through a tile
+#pragma GCC unroll 32
     for (int i = 0; i < kMr; ++i) {
       pstore(tile + i * kNr, acc[i][0]);
       pstore(tile + i * kNr + kP, acc[i][1]);
