@@ -157,6 +157,7 @@ class PackBuffers {
   int64_t b_size_ = 0;
 };
 
+// --8<-- [start:pack]
 /// Writes the kMr x kc block of rows at `a` (rows `a_rs` apart, contiguous)
 /// to `out` column by column, kMr values a depth step, and returns the end
 /// of what it wrote. Where a packet holds kMr values or more, it moves
@@ -191,7 +192,6 @@ T* PackRowsTransposed(const T* a, int64_t a_rs, int64_t kc, T* out) {
   return out;
 }
 
-// --8<-- [start:pack]
 /// Packs a[i0:i0+mc, p0:p0+kc] into slivers of kMr rows: sliver s holds
 /// rows s*kMr.. of the block, depth step by depth step, zero-padded to kMr.
 template <typename T>
