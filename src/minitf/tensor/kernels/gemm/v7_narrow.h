@@ -148,11 +148,9 @@ bool Gemm(const GemmArgs<T>& g, int threads) {
   // dot products, the rows of c split between the threads.
   for (const GemmArgs<T>& h : {g, g.Transposed()}) {
     if (!NarrowFits(h) || h.m < 2) continue;
-    const double work = static_cast<double>(h.m) * h.n * h.k;
     const int64_t units =
         (h.m + NarrowTile<T>::kRows - 1) / NarrowTile<T>::kRows;
-    threads = static_cast<int>(std::min<int64_t>(
-        units, std::clamp<double>(work / 50000, 1, std::max(threads, 1))));
+    threads = ThreadsFor(static_cast<double>(h.m) * h.n * h.k, units, threads);
     if (threads <= 1) return NarrowGemm(h);
     std::vector<char> ok(threads, 0);
     ParallelFor(threads, [&](int t) {
