@@ -63,6 +63,7 @@ const std::vector<std::tuple<int64_t, int64_t, int64_t>> kShapes = {
     {100, 256, 10}, {10, 256, 100}, {100, 784, 40}, {130, 300, 70},
     {3, 5, 4200},   {49, 0, 47},    {37, 1100, 19}, {21, 2100, 45},
     {5, 16, 1},     {301, 40, 21},  {600, 300, 12}, {1200, 40, 100},
+    {37, 300, 64},  {50, 1500, 32},
 };
 
 // Runs `version` on op(a) op(b) for one transpose combination and compares
@@ -151,10 +152,10 @@ TEST(CpuGemmTest, FmaMicroKernelMatchesScalarMicroKernel) {
   for (auto [mr, nr] : {std::pair{kMr, kNr}, std::pair{kMr - 1, 3}}) {
     for (bool accumulate : {false, true}) {
       std::vector<float> want(kMr * kNr, 0.5f), got(kMr * kNr, 0.5f);
-      ScalarMicroKernel<float>::Run(kc, a.data(), b.data(), want.data(), kNr, 1,
-                                    mr, nr, accumulate);
-      FmaMicroKernel<float>::Run(kc, a.data(), b.data(), got.data(), kNr, 1, mr,
-                                 nr, accumulate);
+      ScalarMicroKernel<float>::Run(kc, a.data(), b.data(), kNr, want.data(),
+                                    kNr, 1, mr, nr, accumulate);
+      FmaMicroKernel<float>::Run(kc, a.data(), b.data(), kNr, got.data(), kNr,
+                                 1, mr, nr, accumulate);
       for (int i = 0; i < kMr * kNr; ++i) {
         ASSERT_NEAR(got[i], want[i], 8.0 * kc * 1.2e-7)
             << "mr=" << mr << " nr=" << nr << " accumulate=" << accumulate

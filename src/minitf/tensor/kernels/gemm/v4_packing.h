@@ -10,7 +10,9 @@
 // used in full. The innermost work is a micro-kernel: it computes one
 // kMr x kNr tile of c over the block's depth, keeping the tile in registers
 // and reading one column of the a sliver and one row of the b sliver per
-// step.
+// step. One block of b is read where it lies instead: a row-major one that
+// a single block of a meets, as in a product of batch 100, whose copy would
+// cost more than it saves.
 //
 // PackedGemm is the driver; its micro-kernel is a template parameter, so
 // version 5 is this driver with another micro-kernel. Version 4's own,
@@ -99,13 +101,14 @@ void StoreTile(const T* tile, T* c, int64_t c_rs, int64_t c_cs, int mr, int nr,
 
 // --8<-- [start:scalar_micro_kernel]
 /// The reference micro-kernel: tile = the product of an a sliver
-/// ([kc, kMr], packed) and a b sliver ([kc, kNr], packed), in plain loops.
+/// ([kc, kMr], packed) and a b sliver ([kc, kNr], its rows b_rs apart: kNr
+/// when packed), in plain loops.
 /// The compiler may keep `tile` in registers and vectorise the j loop, or
 /// may not: that is its choice, not the code's.
 template <typename T>
 struct ScalarMicroKernel {
-  static void Run(int64_t kc, const T* a, const T* b, T* c, int64_t c_rs,
-                  int64_t c_cs, int mr, int nr, bool accumulate) {
+  static void Run(int64_t kc, const T* a, const T* b, int64_t b_rs, T* c,
+                  int64_t c_rs, int64_t c_cs, int mr, int nr, bool accumulate) {
     constexpr int kMr = Tile<T>::kMr, kNr = Tile<T>::kNr;
     alignas(64) T tile[kMr * kNr] = {};
     for (int64_t p = 0; p < kc; ++p) {
@@ -113,7 +116,7 @@ struct ScalarMicroKernel {
         for (int j = 0; j < kNr; ++j) tile[i * kNr + j] += a[i] * b[j];
       }
       a += kMr;
-      b += kNr;
+      b += b_rs;
     }
     StoreTile(tile, c, c_rs, c_cs, mr, nr, accumulate);
   }
@@ -269,15 +272,22 @@ bool PackedGemm(const GemmArgs<T>& g) {
     const int64_t nc = std::min(B::kNc, g.n - jc);
     for (int64_t pc = 0; pc < g.k; pc += kc_step) {
       const int64_t kc = std::min(kc_step, g.k - pc);
-      PackB(g, pc, kc, jc, nc, buffers.b());
+      // A block of b that one block of a meets alone (m <= kMc), already
+      // in whole rows of slivers (b_cs == 1, nc a multiple of kNr), is read
+      // where it lies: packing would copy each value to read it at most
+      // kMc / kMr times, and the rows of b stream from the L2 as well.
+      const bool pack_b = !(g.b_cs == 1 && nc % kNr == 0 && g.m <= B::kMc);
+      if (pack_b) PackB(g, pc, kc, jc, nc, buffers.b());
       for (int64_t ic = 0; ic < g.m; ic += B::kMc) {
         const int64_t mc = std::min(B::kMc, g.m - ic);
         PackA(g, ic, mc, pc, kc, buffers.a());
         // The first depth block writes c, the others add to it.
         for (int64_t jr = 0; jr < nc; jr += kNr) {
           for (int64_t ir = 0; ir < mc; ir += kMr) {
-            MicroKernel::Run(kc, buffers.a() + ir * kc, buffers.b() + jr * kc,
-                             &g.C(ic + ir, jc + jr), g.c_rs, g.c_cs,
+            MicroKernel::Run(kc, buffers.a() + ir * kc,
+                             pack_b ? buffers.b() + jr * kc : &g.B(pc, jc + jr),
+                             pack_b ? kNr : g.b_rs, &g.C(ic + ir, jc + jr),
+                             g.c_rs, g.c_cs,
                              static_cast<int>(std::min<int64_t>(kMr, mc - ir)),
                              static_cast<int>(std::min<int64_t>(kNr, nc - jr)),
                              /*accumulate=*/pc > 0);
