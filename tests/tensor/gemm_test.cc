@@ -1,5 +1,5 @@
 // Tests of chapter 1's CPU GEMM versions (kernels/gemm/v1_naive.h to
-// v6_threads.h) against Eigen's product of the same matrices.
+// v7_narrow.h) against Eigen's product of the same matrices.
 //
 // Every version must agree with Eigen to within a tolerance that grows with
 // the depth k: each element of c is a sum of k float products of values in
@@ -7,8 +7,10 @@
 // each, add up to at most about k epsilon. The stated tolerance is
 // 8 k epsilon, for floats and for doubles (whose epsilon is far smaller).
 // The shapes leave remainders in every tile and block, reach past one depth
-// block (kKc) and one row block (kMc), and run through all four transpose
-// combinations, which GemmArgs expresses as strides.
+// block (kKc) and one row block (kMc), take version 7's dot-product path
+// (a c of at most 20 columns, or rows, with a depth of a packet or more)
+// with and without a ragged end of the depth, and run through all four
+// transpose combinations, which GemmArgs expresses as strides.
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -26,6 +28,7 @@
 #include "minitf/tensor/kernels/gemm/v4_packing.h"
 #include "minitf/tensor/kernels/gemm/v5_micro_kernel.h"
 #include "minitf/tensor/kernels/gemm/v6_threads.h"
+#include "minitf/tensor/kernels/gemm/v7_narrow.h"
 
 namespace minitf::kernels::gemm {
 namespace {
@@ -48,6 +51,9 @@ std::vector<std::pair<std::string, Version<T>>> Versions() {
       {"v6, 1 thread", [](const GemmArgs<T>& g) { return v6::Gemm(g, 1); }},
       {"v6, 2 threads", [](const GemmArgs<T>& g) { return v6::Gemm(g, 2); }},
       {"v6, 3 threads", [](const GemmArgs<T>& g) { return v6::Gemm(g, 3); }},
+      {"v7, 1 thread", [](const GemmArgs<T>& g) { return v7::Gemm(g, 1); }},
+      {"v7, 2 threads", [](const GemmArgs<T>& g) { return v7::Gemm(g, 2); }},
+      {"v7, 3 threads", [](const GemmArgs<T>& g) { return v7::Gemm(g, 3); }},
   };
 }
 
@@ -55,7 +61,9 @@ std::vector<std::pair<std::string, Version<T>>> Versions() {
 const std::vector<std::tuple<int64_t, int64_t, int64_t>> kShapes = {
     {1, 1, 1},      {2, 3, 2},      {7, 5, 3},      {13, 17, 33},
     {100, 256, 10}, {10, 256, 100}, {100, 784, 40}, {130, 300, 70},
-    {3, 5, 4200},   {49, 0, 47},
+    {3, 5, 4200},   {49, 0, 47},    {37, 1100, 19}, {21, 2100, 45},
+    {5, 16, 1},     {301, 40, 21},  {600, 300, 12}, {1200, 40, 100},
+    {37, 300, 64},  {50, 1500, 32},
 };
 
 // Runs `version` on op(a) op(b) for one transpose combination and compares
@@ -144,10 +152,10 @@ TEST(CpuGemmTest, FmaMicroKernelMatchesScalarMicroKernel) {
   for (auto [mr, nr] : {std::pair{kMr, kNr}, std::pair{kMr - 1, 3}}) {
     for (bool accumulate : {false, true}) {
       std::vector<float> want(kMr * kNr, 0.5f), got(kMr * kNr, 0.5f);
-      ScalarMicroKernel<float>::Run(kc, a.data(), b.data(), want.data(), kNr, 1,
-                                    mr, nr, accumulate);
-      FmaMicroKernel<float>::Run(kc, a.data(), b.data(), got.data(), kNr, 1, mr,
-                                 nr, accumulate);
+      ScalarMicroKernel<float>::Run(kc, a.data(), b.data(), kNr, want.data(),
+                                    kNr, 1, mr, nr, accumulate);
+      FmaMicroKernel<float>::Run(kc, a.data(), b.data(), kNr, got.data(), kNr,
+                                 1, mr, nr, accumulate);
       for (int i = 0; i < kMr * kNr; ++i) {
         ASSERT_NEAR(got[i], want[i], 8.0 * kc * 1.2e-7)
             << "mr=" << mr << " nr=" << nr << " accumulate=" << accumulate

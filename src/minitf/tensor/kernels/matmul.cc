@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "minitf/tensor/kernels/checks.h"
-#include "minitf/tensor/kernels/gemm/v6_threads.h"
+#include "minitf/tensor/kernels/gemm/v7_narrow.h"
 #include "minitf/tensor/kernels/intra_op.h"
 
 namespace minitf::kernels {
@@ -37,15 +37,13 @@ void MatMulKernel(const Tensor& a, const Tensor& b, bool transpose_a,
 // --8<-- [end:matmul_kernel]
 
 // --8<-- [start:gemm_orientation]
-// out:[m,n] = op(a) op(b) through version 6 of chapter 1's GEMM
-// (gemm/v6_threads.h), whose strided operands cover every transpose
+// out:[m,n] = op(a) op(b) through version 7 of chapter 1's GEMM
+// (gemm/v7_narrow.h), whose strided operands cover every transpose
 // combination without a copy: a row-major [r,c] buffer has strides (c, 1),
-// its transpose (1, c). A product narrower than the micro-kernel's tile
-// (n < Tile::kNr, 32 floats with AVX-512), such as a layer with 10 outputs,
-// would leave most of every tile empty; it runs as out^T = op(b)^T op(a)^T
-// instead, the same product with rows and columns swapped, where the narrow
-// side is the tile's rows (10). Inside an OpenMP parallel region the
-// product stays on the calling thread.
+// its transpose (1, c). Version 7 picks the method for the shape: dot
+// products for a c of a few columns, the packed GEMM of version 6 for the
+// rest, turned around where c is narrower than its tile. Inside an OpenMP
+// parallel region the product stays on the calling thread.
 template <typename T>
 Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
                   bool transpose_b, Tensor* out) {
@@ -64,9 +62,8 @@ Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
   g.c = out->data<T>();
   g.c_rs = n;
   g.c_cs = 1;
-  if (n < gemm::Tile<T>::kNr && m > n) g = g.Transposed();
   const int threads = omp_in_parallel() ? 1 : IntraOpThreads();
-  if (!gemm::v6::Gemm(g, threads)) {
+  if (!gemm::v7::Gemm(g, threads)) {
     return errors::ResourceExhausted(
         "OOM when allocating the packing buffers of MatMul for ", a.shape(),
         " x ", b.shape());
@@ -74,18 +71,6 @@ Status GemmMatMul(const Tensor& a, const Tensor& b, bool transpose_a,
   return Status::OK();
 }
 // --8<-- [end:gemm_orientation]
-
-// Whether GemmMatMul wins over Eigen's expression, as cpu_gemm_bench
-// measures it on the products of chapter 3's MLP: everywhere but where
-// packing is most of the work. A depth under 16 (dy W2^T, k = 10) packs
-// about as many values as it multiplies; and an output narrower
-// than a tile with a plain a (h W2, n = 10), turned around, packs h^T one
-// column of h at a time. Eigen's expression takes those two.
-template <typename T>
-bool OwnGemmWins(int64_t n, int64_t k, bool transpose_a) {
-  if (k < 16) return false;
-  return n >= gemm::Tile<T>::kNr || transpose_a;
-}
 
 }  // namespace
 
@@ -108,7 +93,7 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a,
   Status status;
   SwitchDType(a.dtype(), [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      if (use_gemm && OwnGemmWins<T>(n, k, transpose_a)) {
+      if (use_gemm) {
         status = GemmMatMul<T>(a, b, transpose_a, transpose_b, &out);
         return;
       }

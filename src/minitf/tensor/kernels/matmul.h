@@ -1,11 +1,12 @@
 // MatMul: the product of two matrices.
 //
 // a:[m,k] b:[k,n] -> [m,n], with optional transposes of either input. Float
-// and double products run chapter 1's own CPU GEMM (kernels/gemm/, version 6:
-// packed blocks, a micro-kernel of fused multiply-adds, and threads), which
-// reads a transposed input through its strides, so the Tensor layer adds no
-// copy. Small, matrix-vector and integer products are Eigen's
-// `out.noalias() = a * b` on the buffers viewed as row-major matrices.
+// and double products run chapter 1's own CPU GEMM (kernels/gemm/, version 7:
+// packed blocks, a micro-kernel of fused multiply-adds, threads, and dot
+// products for a narrow result), which reads a transposed input through its
+// strides, so the Tensor layer adds no copy. Small, matrix-vector and
+// integer products are Eigen's `out.noalias() = a * b` on the buffers viewed
+// as row-major matrices.
 // SetNumThreads picks how many threads GEMM uses, unless the calling thread
 // named an intra-op pool (intra_op.h), as chapter 4's CPU devices do.
 //

@@ -1,6 +1,6 @@
 // The operands of one matrix product, c = a b, as strided views.
 //
-// Every CPU GEMM of this folder (v1_naive.h to v6_threads.h, the versions
+// Every CPU GEMM of this folder (v1_naive.h to v7_narrow.h, the versions
 // chapter 1 climbs from a triple loop to the machine's peak) takes its
 // operands as a GemmArgs: three pointers, the sizes m, n, k, and for each
 // matrix the distance between two rows and between two columns. A row-major

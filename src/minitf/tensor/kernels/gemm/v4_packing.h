@@ -10,7 +10,9 @@
 // used in full. The innermost work is a micro-kernel: it computes one
 // kMr x kNr tile of c over the block's depth, keeping the tile in registers
 // and reading one column of the a sliver and one row of the b sliver per
-// step.
+// step. One block of b is read where it lies instead: a row-major one that
+// a single block of a meets, as in a product of batch 100, whose copy would
+// cost more than it saves.
 //
 // PackedGemm is the driver; its micro-kernel is a template parameter, so
 // version 5 is this driver with another micro-kernel. Version 4's own,
@@ -48,15 +50,32 @@ struct Tile {
       EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 10 : 6;
 };
 
-/// The block sizes: kKc steps of depth (1 KiB of each sliver row), kMc rows
-/// of a (a packed block of 100 KiB of floats, for the 1 MiB L2 cache),
-/// kNc columns of b (a packed block in the L3 cache).
+/// The block sizes, from the caches of one core (32 KiB L1, 1 MiB L2 and a
+/// share of the L3 on the x86 CPUs of this course). kMc rows of a by kKc
+/// steps of depth is the packed block of a that every sliver of b meets:
+/// 10 tiles of rows by 4 KiB of depth a row, 400 KiB of floats, under half
+/// the L2 so that the slivers of b that stream through it do not evict it.
+/// A sliver of b (kKc x kNr, 128 KiB) is larger than the L1: it streams
+/// from the L2 in unit stride, which the hardware prefetcher keeps ahead
+/// of the loads. A deep block is worth that: each depth block reads and
+/// writes every tile of c once more, and at 1024 steps that is once for a
+/// product of 1024 or less. kNc columns of b: the packed block of b, 4 MiB
+/// of floats at most, in the L3.
 template <typename T>
 struct Blocking {
-  static constexpr int64_t kKc = 1024 / sizeof(T);
+  static constexpr int64_t kKc = 4096 / sizeof(T);
   static constexpr int64_t kMc = 10 * Tile<T>::kMr;
-  static constexpr int64_t kNc = 4096;
+  static constexpr int64_t kNc = 1024;
 };
+
+/// The depth blocks of a product of depth k: as few as kKc allows, of equal
+/// size (rounded up to a multiple of 8), so that a depth just over kKc is
+/// two half blocks rather than a full one and a sliver.
+template <typename T>
+int64_t DepthBlock(int64_t k) {
+  const int64_t blocks = (k + Blocking<T>::kKc - 1) / Blocking<T>::kKc;
+  return std::min(Blocking<T>::kKc, ((k + blocks - 1) / blocks + 7) / 8 * 8);
+}
 // --8<-- [end:tile]
 
 /// c(i, j) = tile(i, j) (or += when `accumulate`), for the mr x nr corner of
@@ -82,13 +101,14 @@ void StoreTile(const T* tile, T* c, int64_t c_rs, int64_t c_cs, int mr, int nr,
 
 // --8<-- [start:scalar_micro_kernel]
 /// The reference micro-kernel: tile = the product of an a sliver
-/// ([kc, kMr], packed) and a b sliver ([kc, kNr], packed), in plain loops.
+/// ([kc, kMr], packed) and a b sliver ([kc, kNr], its rows b_rs apart: kNr
+/// when packed), in plain loops.
 /// The compiler may keep `tile` in registers and vectorise the j loop, or
 /// may not: that is its choice, not the code's.
 template <typename T>
 struct ScalarMicroKernel {
-  static void Run(int64_t kc, const T* a, const T* b, T* c, int64_t c_rs,
-                  int64_t c_cs, int mr, int nr, bool accumulate) {
+  static void Run(int64_t kc, const T* a, const T* b, int64_t b_rs, T* c,
+                  int64_t c_rs, int64_t c_cs, int mr, int nr, bool accumulate) {
     constexpr int kMr = Tile<T>::kMr, kNr = Tile<T>::kNr;
     alignas(64) T tile[kMr * kNr] = {};
     for (int64_t p = 0; p < kc; ++p) {
@@ -96,7 +116,7 @@ struct ScalarMicroKernel {
         for (int j = 0; j < kNr; ++j) tile[i * kNr + j] += a[i] * b[j];
       }
       a += kMr;
-      b += kNr;
+      b += b_rs;
     }
     StoreTile(tile, c, c_rs, c_cs, mr, nr, accumulate);
   }
@@ -141,6 +161,40 @@ class PackBuffers {
 };
 
 // --8<-- [start:pack]
+/// Writes the kMr x kc block of rows at `a` (rows `a_rs` apart, contiguous)
+/// to `out` column by column, kMr values a depth step, and returns the end
+/// of what it wrote. Where a packet holds kMr values or more, it moves
+/// kPacket depth steps at a time: kMr packets loaded from the rows (and
+/// zeros up to kPacket), transposed in registers (Eigen's ptranspose), each
+/// stored whole at its depth step; a packet's lanes past kMr land where the
+/// next one is stored next. So it writes up to kPacket values past its end,
+/// which the packing buffer leaves room for.
+template <typename T>
+T* PackRowsTransposed(const T* a, int64_t a_rs, int64_t kc, T* out) {
+  using namespace Eigen::internal;
+  using Packet = typename Tile<T>::Packet;
+  constexpr int kMr = Tile<T>::kMr, kP = Tile<T>::kPacket;
+  int64_t p = 0;
+  if constexpr (kMr <= kP) {
+    for (; p + kP <= kc; p += kP) {
+#pragma GCC diagnostic push  // Packet's vector attributes, as Eigen's own
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+      PacketBlock<Packet, kP> block;
+#pragma GCC diagnostic pop
+      for (int i = 0; i < kP; ++i) {
+        block.packet[i] =
+            i < kMr ? ploadu<Packet>(a + i * a_rs + p) : pset1<Packet>(0);
+      }
+      ptranspose(block);
+      for (int q = 0; q < kP; ++q, out += kMr) pstoreu(out, block.packet[q]);
+    }
+  }
+  for (; p < kc; ++p, out += kMr) {
+    for (int i = 0; i < kMr; ++i) out[i] = a[i * a_rs + p];
+  }
+  return out;
+}
+
 /// Packs a[i0:i0+mc, p0:p0+kc] into slivers of kMr rows: sliver s holds
 /// rows s*kMr.. of the block, depth step by depth step, zero-padded to kMr.
 template <typename T>
@@ -154,6 +208,11 @@ void PackA(const GemmArgs<T>& g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
       for (int64_t p = p0; p < p0 + kc; ++p, out += kMr) {
         std::memcpy(out, &g.A(i0 + is, p), kMr * sizeof(T));
       }
+    }
+  } else if (g.a_cs == 1) {
+    // a row-major: a sliver is a transpose of kMr rows.
+    for (; is + kMr <= mc; is += kMr) {
+      out = PackRowsTransposed(&g.A(i0 + is, p0), g.a_rs, kc, out);
     }
   }
   for (; is < mc; is += kMr) {
@@ -200,24 +259,35 @@ bool PackedGemm(const GemmArgs<T>& g) {
     }
     return true;
   }
-  const int64_t kc_max = std::min(B::kKc, g.k);
+  const int64_t kc_step = DepthBlock<T>(g.k);
+  const int64_t kc_max = std::min(kc_step, g.k);
   const int64_t mc_max = std::min(B::kMc, (g.m + kMr - 1) / kMr * kMr);
   const int64_t nc_max = std::min(B::kNc, (g.n + kNr - 1) / kNr * kNr);
   PackBuffers<T>& buffers = PackBuffers<T>::ForThisThread();
-  if (!buffers.Reserve(mc_max * kc_max, kc_max * nc_max)) return false;
+  // A packet's room past the end of a: PackRowsTransposed's last store.
+  if (!buffers.Reserve(mc_max * kc_max + Tile<T>::kPacket, kc_max * nc_max)) {
+    return false;
+  }
   for (int64_t jc = 0; jc < g.n; jc += B::kNc) {
     const int64_t nc = std::min(B::kNc, g.n - jc);
-    for (int64_t pc = 0; pc < g.k; pc += B::kKc) {
-      const int64_t kc = std::min(B::kKc, g.k - pc);
-      PackB(g, pc, kc, jc, nc, buffers.b());
+    for (int64_t pc = 0; pc < g.k; pc += kc_step) {
+      const int64_t kc = std::min(kc_step, g.k - pc);
+      // A block of b that one block of a meets alone (m <= kMc), already
+      // in whole rows of slivers (b_cs == 1, nc a multiple of kNr), is read
+      // where it lies: packing would copy each value to read it at most
+      // kMc / kMr times, and the rows of b stream from the L2 as well.
+      const bool pack_b = !(g.b_cs == 1 && nc % kNr == 0 && g.m <= B::kMc);
+      if (pack_b) PackB(g, pc, kc, jc, nc, buffers.b());
       for (int64_t ic = 0; ic < g.m; ic += B::kMc) {
         const int64_t mc = std::min(B::kMc, g.m - ic);
         PackA(g, ic, mc, pc, kc, buffers.a());
         // The first depth block writes c, the others add to it.
         for (int64_t jr = 0; jr < nc; jr += kNr) {
           for (int64_t ir = 0; ir < mc; ir += kMr) {
-            MicroKernel::Run(kc, buffers.a() + ir * kc, buffers.b() + jr * kc,
-                             &g.C(ic + ir, jc + jr), g.c_rs, g.c_cs,
+            MicroKernel::Run(kc, buffers.a() + ir * kc,
+                             pack_b ? buffers.b() + jr * kc : &g.B(pc, jc + jr),
+                             pack_b ? kNr : g.b_rs, &g.C(ic + ir, jc + jr),
+                             g.c_rs, g.c_cs,
                              static_cast<int>(std::min<int64_t>(kMr, mc - ir)),
                              static_cast<int>(std::min<int64_t>(kNr, nc - jr)),
                              /*accumulate=*/pc > 0);

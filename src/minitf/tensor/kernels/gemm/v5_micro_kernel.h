@@ -3,8 +3,8 @@
 // Version 4's driver with a micro-kernel written in Eigen's packet
 // primitives, the thin layer over SSE, AVX, AVX-512 and NEON that Eigen's
 // own kernels use: a Packet is one vector register of floats (8 with AVX2,
-// 16 with AVX-512), pset1 broadcasts one value to all its lanes, pload reads
-// one from aligned memory, and pmadd(x, y, acc) is x * y + acc, one fused
+// 16 with AVX-512), pset1 broadcasts one value to all its lanes, ploadu
+// reads one from memory, and pmadd(x, y, acc) is x * y + acc, one fused
 // multiply-add instruction (FMA) on every lane. The tile lives in 2 kMr
 // named accumulators, which the compiler keeps in registers, so each depth
 // step reads two packets of b and kMr values of a and does 2 kMr FMAs: with
@@ -23,8 +23,8 @@ namespace minitf::kernels::gemm {
 /// Computes what ScalarMicroKernel computes, a tile at a time in registers.
 template <typename T>
 struct FmaMicroKernel {
-  static void Run(int64_t kc, const T* a, const T* b, T* c, int64_t c_rs,
-                  int64_t c_cs, int mr, int nr, bool accumulate) {
+  static void Run(int64_t kc, const T* a, const T* b, int64_t b_rs, T* c,
+                  int64_t c_rs, int64_t c_cs, int mr, int nr, bool accumulate) {
     using namespace Eigen::internal;  // pset1, pload, pmadd, ...
     using Packet = typename Tile<T>::Packet;
     constexpr int kMr = Tile<T>::kMr, kNr = Tile<T>::kNr;
@@ -35,19 +35,27 @@ struct FmaMicroKernel {
       __builtin_prefetch(c + i * c_rs);
       __builtin_prefetch(c + i * c_rs + (nr - 1) * c_cs);
     }
+    // Every loop over the tile's rows is unrolled whole (the pragmas), so
+    // that each acc[i][j] is a name the compiler can keep in a register;
+    // a loop it leaves rolled indexes acc at run time, which puts the tile
+    // in memory, and at a short depth the stores and loads of it cost as
+    // much as the FMAs.
     Packet acc[kMr][2];
+#pragma GCC unroll 32
     for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = pset1<Packet>(0);
     for (int64_t p = 0; p < kc; ++p) {
-      const Packet b0 = pload<Packet>(b), b1 = pload<Packet>(b + kP);
+      const Packet b0 = ploadu<Packet>(b), b1 = ploadu<Packet>(b + kP);
+#pragma GCC unroll 32
       for (int i = 0; i < kMr; ++i) {
         const Packet a_i = pset1<Packet>(a[i]);
         acc[i][0] = pmadd(a_i, b0, acc[i][0]);
         acc[i][1] = pmadd(a_i, b1, acc[i][1]);
       }
       a += kMr;
-      b += kNr;
+      b += b_rs;
     }
     if (mr == kMr && nr == kNr && c_cs == 1) {  // a whole tile, rows dense
+#pragma GCC unroll 32
       for (int i = 0; i < kMr; ++i) {
         T* c_row = c + i * c_rs;
         if (accumulate) {
@@ -60,6 +68,7 @@ struct FmaMicroKernel {
       return;
     }
     alignas(64) T tile[kMr * kNr];  // an edge of c: through a tile
+#pragma GCC unroll 32
     for (int i = 0; i < kMr; ++i) {
       pstore(tile + i * kNr, acc[i][0]);
       pstore(tile + i * kNr + kP, acc[i][1]);

@@ -5,9 +5,9 @@
 // buffers. A slab of rows needs all of b, so each thread packs b again; a
 // slab of columns needs all of a. The slabs run across the operand that is
 // cheaper to pack twice, and a product is split only where each thread gets
-// at least 50,000 multiply-adds (Eigen's rule), below which starting a
-// thread costs more than it saves. The threads are the calling thread and
-// those of its intra-op pool (intra_op.h).
+// at least kMinWorkPerThread multiply-adds, below which waking a thread
+// costs more than it saves. The threads are the calling thread and those of
+// its intra-op pool (intra_op.h).
 //
 //   bool ok = v6::Gemm(GemmArgs<float>::RowMajor(m, n, k, a, b, c), 2);
 #pragma once
@@ -18,22 +18,39 @@
 #include "minitf/tensor/kernels/gemm/v5_micro_kernel.h"
 #include "minitf/tensor/kernels/intra_op.h"
 
-namespace minitf::kernels::gemm::v6 {
+namespace minitf::kernels::gemm {
+
+// --8<-- [start:threads_for]
+/// The fewest multiply-adds worth a thread of their own: about 10 µs of one
+/// core at an FMA peak of 100 GFLOP/s. Waking a sleeping thread of the pool
+/// and waiting for it take some microseconds; below this a product's split
+/// costs a large share of what it saves. (Eigen's own rule, 50,000, splits
+/// the 10-wide products of a batch-100 step, which then run slower on two
+/// threads than on one.)
+constexpr double kMinWorkPerThread = 1 << 19;
+
+/// How many threads a product of `work` multiply-adds, cut into `units`
+/// pieces at most, is worth, up to `threads`.
+inline int ThreadsFor(double work, int64_t units, int threads) {
+  const double worth =
+      std::clamp<double>(work / kMinWorkPerThread, 1, std::max(threads, 1));
+  return static_cast<int>(std::min<double>(worth, std::max<int64_t>(units, 1)));
+}
+// --8<-- [end:threads_for]
+
+namespace v6 {
 
 // --8<-- [start:kernel]
 /// c = a b on up to `threads` threads. False when out of memory.
 template <typename T>
 bool Gemm(const GemmArgs<T>& g, int threads) {
-  const double work = static_cast<double>(g.m) * g.n * g.k;
-  threads = static_cast<int>(
-      std::clamp<double>(work / 50000, 1, std::max(threads, 1)));
   // Slabs of rows pack all of b (k x n) in every thread, of columns all of
   // a (k x m).
   const bool split_rows = g.n < g.m;
   const int64_t step = split_rows ? Tile<T>::kMr : Tile<T>::kNr;
   const int64_t extent = split_rows ? g.m : g.n;
   const int64_t units = (extent + step - 1) / step;
-  threads = static_cast<int>(std::min<int64_t>(threads, units));
+  threads = ThreadsFor(static_cast<double>(g.m) * g.n * g.k, units, threads);
   if (threads <= 1) return v5::Gemm(g);
   std::vector<char> ok(threads, 0);
   ParallelFor(threads, [&](int t) {
@@ -47,4 +64,5 @@ bool Gemm(const GemmArgs<T>& g, int threads) {
 }
 // --8<-- [end:kernel]
 
-}  // namespace minitf::kernels::gemm::v6
+}  // namespace v6
+}  // namespace minitf::kernels::gemm
