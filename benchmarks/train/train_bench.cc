@@ -365,12 +365,15 @@ std::vector<int> ParseThreads(const std::string& list) {
 
 int main(int argc, char** argv) {
   bool quick = false;
+  int steps_only = 0;
   std::string threads_list;
   std::string peers_path;
   std::vector<std::string> command;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
+    } else if (std::strcmp(argv[i], "--mlp-steps") == 0 && i + 1 < argc) {
+      steps_only = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads_list = argv[++i];
     } else if (std::strcmp(argv[i], "--peers") == 0 && i + 1 < argc) {
@@ -400,6 +403,20 @@ int main(int argc, char** argv) {
       command.empty() ? argv : recorded_argv.data());
 
   const Batches data = RandomBatches(quick ? 10 : 60);
+  if (steps_only > 0) {
+    // Only the MLP's training steps, at the first thread count: a workload
+    // for a profiler (perf record -g train_bench --mlp-steps 3000).
+    tf::kernels::SetNumThreads(thread_counts.at(0));
+    tf::Graph graph;
+    tf::graph_scope use(graph);
+    tf::set_random_seed(1);
+    const Model mlp = Mlp();
+    Trainer trainer(mlp, data);
+    const double s = trainer.Window(steps_only);
+    std::printf("MLP: %d steps, %.1f us a step, loss %.3f\n", steps_only,
+                s / steps_only * 1e6, trainer.Loss());
+    return 0;
+  }
   const int windows = quick ? 2 : 7;
   const int softmax_steps = quick ? 200 : 2000;
   const int mlp_steps = quick ? 20 : 300;
