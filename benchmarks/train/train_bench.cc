@@ -27,9 +27,11 @@
 //   TensorFlow 2.21.0 peer_setup <key> <how it ran...> examples_per_s <key>
 //   <model> <threads> <rate per window...>
 // Usage: train_bench [--quick] [--threads 1,2] [--peers FILE]
-//                    [--command TEXT]
+//                    [--command TEXT] [--mlp-steps N]
 // --quick: fewer, shorter windows, one thread; --command: the command line
-// the results file names (compare.sh passes its own).
+// the results file names (compare.sh passes its own); --mlp-steps N: only N
+// steps of the MLP at the first thread count, no results file, for a
+// profiler (perf record -g train_bench --threads 1 --mlp-steps 3000).
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdio>
@@ -384,7 +386,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: train_bench [--quick] [--threads 1,2] "
-                   "[--peers FILE] [--command TEXT]\n");
+                   "[--peers FILE] [--command TEXT] [--mlp-steps N]\n");
       return 2;
     }
   }
