@@ -27,9 +27,11 @@
 //   TensorFlow 2.21.0 peer_setup <key> <how it ran...> examples_per_s <key>
 //   <model> <threads> <rate per window...>
 // Usage: train_bench [--quick] [--threads 1,2] [--peers FILE]
-//                    [--command TEXT]
+//                    [--command TEXT] [--mlp-steps N]
 // --quick: fewer, shorter windows, one thread; --command: the command line
-// the results file names (compare.sh passes its own).
+// the results file names (compare.sh passes its own); --mlp-steps N: only N
+// steps of the MLP at the first thread count, no results file, for a
+// profiler (perf record -g train_bench --threads 1 --mlp-steps 3000).
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdio>
@@ -365,12 +367,15 @@ std::vector<int> ParseThreads(const std::string& list) {
 
 int main(int argc, char** argv) {
   bool quick = false;
+  int steps_only = 0;
   std::string threads_list;
   std::string peers_path;
   std::vector<std::string> command;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
+    } else if (std::strcmp(argv[i], "--mlp-steps") == 0 && i + 1 < argc) {
+      steps_only = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads_list = argv[++i];
     } else if (std::strcmp(argv[i], "--peers") == 0 && i + 1 < argc) {
@@ -381,7 +386,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: train_bench [--quick] [--threads 1,2] "
-                   "[--peers FILE] [--command TEXT]\n");
+                   "[--peers FILE] [--command TEXT] [--mlp-steps N]\n");
       return 2;
     }
   }
@@ -400,6 +405,20 @@ int main(int argc, char** argv) {
       command.empty() ? argv : recorded_argv.data());
 
   const Batches data = RandomBatches(quick ? 10 : 60);
+  if (steps_only > 0) {
+    // Only the MLP's training steps, at the first thread count: a workload
+    // for a profiler (perf record -g train_bench --mlp-steps 3000).
+    tf::kernels::SetNumThreads(thread_counts.at(0));
+    tf::Graph graph;
+    tf::graph_scope use(graph);
+    tf::set_random_seed(1);
+    const Model mlp = Mlp();
+    Trainer trainer(mlp, data);
+    const double s = trainer.Window(steps_only);
+    std::printf("MLP: %d steps, %.1f us a step, loss %.3f\n", steps_only,
+                s / steps_only * 1e6, trainer.Loss());
+    return 0;
+  }
   const int windows = quick ? 2 : 7;
   const int softmax_steps = quick ? 200 : 2000;
   const int mlp_steps = quick ? 20 : 300;

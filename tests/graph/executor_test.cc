@@ -10,6 +10,7 @@
 
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/ops/random_ops.h"
 #include "minitf/graph/scope.h"
 
 namespace minitf {
@@ -85,6 +86,45 @@ TEST_F(ExecutorTest, PruneStopsAtFeedsButFollowsControlEdges) {
   }
   needed = PruneForFetches(g_, {b}, {}, {e.node()});
   EXPECT_EQ(needed, (std::vector<bool>{true, true, false, false, true}));
+}
+
+// The gradient graph's gate: dx is computed, but only a control edge leads
+// to it, so its kernel never runs, nor that of w, which only dx reads; its
+// inputs order the gated node instead.
+TEST_F(ExecutorTest, ANodeOnlyAControlEdgeReachesDoesNotRun) {
+  Output w = constant(2.f, "w");
+  Output dy = constant(3.f, "dy");
+  Output dx = multiply(dy, w, "dx");  // read by no one
+  Output dw = multiply(dy, dy, "dw");
+  Output gated;
+  {
+    control_dependencies after({dx.op(), dw.op()});
+    gated = identity(dw, "gated");
+  }
+  std::vector<bool> run = NodesToRun(g_, {}, {gated}, {});
+  EXPECT_EQ(run, (std::vector<bool>{false, true, false, true, true}));
+  auto plan = BuildPlan(g_, {}, {gated}, {}, Kernels());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(StepNames(**plan), (std::vector<std::string>{"dy", "dw", "gated"}));
+  // Fetched, it runs; so does a stateful node behind a control edge.
+  run = NodesToRun(g_, {}, {gated, dx}, {});
+  EXPECT_EQ(run, (std::vector<bool>{true, true, true, true, true}));
+  Output r = random_uniform({2}, 0.0, 1.0, float32, 0, "r");
+  Output after_r;
+  {
+    control_dependencies after({identity(r, "read_r").op()});
+    after_r = identity(w, "after_r");
+  }
+  run = NodesToRun(g_, {}, {after_r}, {});
+  int random_ops = 0;
+  for (int id = 0; id < g_.num_nodes(); ++id) {
+    if (g_.node(id)->type_string() != "RandomUniform") continue;
+    EXPECT_TRUE(run[id]);
+    ++random_ops;
+  }
+  EXPECT_EQ(random_ops, 1);
+  EXPECT_TRUE(run[after_r.node()->id()]);
+  EXPECT_FALSE(run[dx.node()->id()]);
 }
 
 TEST_F(ExecutorTest, PlanReleasesEachValueAfterItsLastReader) {

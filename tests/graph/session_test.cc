@@ -64,9 +64,12 @@ class CountedOp : public OpKernel {
 };
 MINITF_REGISTER_KERNEL("SessionTestCounted", DEVICE_CPU, CountedOp);
 
-// SessionTestFail: always fails.
+// SessionTestFail: always fails. Stateful, as an op whose failure matters
+// must be: a stateless one that only a control edge reaches is not run
+// (NodesToRun, executor.h).
 MINITF_REGISTER_OP("SessionTestFail")
     .Output("y: float")
+    .SetIsStateful()
     .SetShapeFn(shape_fns::ScalarShape);
 class FailOp : public OpKernel {
  public:

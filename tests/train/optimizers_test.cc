@@ -144,6 +144,50 @@ TYPED_TEST(ApplyKernelTest, AdamWithBiasCorrection) {
   ExpectNear(ValuesOf(sess.run(v)), {0.00025, 0.016}, 1e-6);
 }
 
+// A variable long enough for every path of the update: chunks, blocks of a
+// fixed size within them, the last shorter block and the last shorter
+// chunk; each value against TensorFlow's ApplyAdam formula in double.
+TYPED_TEST(ApplyKernelTest, AdamOverBlocksAndTheirRemainders) {
+  using T = TypeParam;
+  for (bool nesterov : {false, true}) {
+    Graph g;
+    graph_scope use(g);
+    const int n = 70000;  // 34 chunks of 2,048 and 368 values: 5 blocks + 48
+    std::vector<double> var0(n), grad(n);
+    for (int i = 0; i < n; ++i) {
+      var0[i] = std::sin(0.37 * i);
+      grad[i] = std::cos(0.11 * i) * (1 + i % 7);
+    }
+    Variable var(Vec<T>(var0), "var");
+    Variable m(Vec<T>(std::vector<double>(n, 0.0)), "m");
+    Variable v(Vec<T>(std::vector<double>(n, 0.0)), "v");
+    const double lr = 0.01, b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    Output b1p = placeholder(DataTypeToEnum<T>::value, TensorShape({}));
+    Output b2p = placeholder(DataTypeToEnum<T>::value, TensorShape({}));
+    Output step = apply_adam(var.ref(), m.ref(), v.ref(), b1p, b2p,
+                             Scalar<T>(lr), Scalar<T>(b1), Scalar<T>(b2),
+                             Scalar<T>(eps), constant(Vec<T>(grad)),
+                             /*use_locking=*/false, nesterov);
+    Session sess;
+    sess.run(global_variables_initializer());
+    std::vector<double> want = var0, wm(n, 0.0), wv(n, 0.0);
+    for (int t = 1; t <= 3; ++t) {
+      const double p1 = std::pow(b1, t), p2 = std::pow(b2, t);
+      const std::vector<double> got =
+          ValuesOf(sess.run(step, {{b1p, Tensor(static_cast<T>(p1))},
+                                   {b2p, Tensor(static_cast<T>(p2))}}));
+      const double alpha = lr * std::sqrt(1 - p2) / (1 - p1);
+      for (int i = 0; i < n; ++i) {
+        wm[i] += (grad[i] - wm[i]) * (1 - b1);
+        wv[i] += (grad[i] * grad[i] - wv[i]) * (1 - b2);
+        const double dir = nesterov ? grad[i] * (1 - b1) + wm[i] * b1 : wm[i];
+        want[i] -= dir * alpha / (std::sqrt(wv[i]) + eps);
+      }
+      ExpectNear(got, want, 1e-5);
+    }
+  }
+}
+
 TYPED_TEST(ApplyKernelTest, RMSProp) {
   using T = TypeParam;
   Graph g;

@@ -1,5 +1,6 @@
 #include "minitf/graph/executor.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <queue>
@@ -43,6 +44,63 @@ std::vector<bool> PruneForFetches(const Graph& graph,
   return needed;
 }
 // --8<-- [end:prune]
+
+// --8<-- [start:nodes_to_run]
+namespace {
+// Whether a node's kernel may be skipped when nothing reads its outputs.
+bool HasNoEffect(const Node& n) {
+  const OpDef& def = n.op_def();
+  // An op without outputs runs for what it does, as TensorFlow's rule has it.
+  if (def.is_stateful || n.IsPlaceholder() || def.outputs.empty()) {
+    return false;
+  }
+  for (const ArgDef& arg : def.inputs) {
+    if (arg.is_ref) return false;
+  }
+  for (const ArgDef& arg : def.outputs) {
+    if (arg.is_ref) return false;
+  }
+  return true;
+}
+}  // namespace
+
+std::vector<bool> NodesToRun(const Graph& graph,
+                             const std::vector<Output>& feeds,
+                             const std::vector<Output>& fetches,
+                             const std::vector<const Node*>& targets) {
+  enum Reach : uint8_t { kNone, kOrderOnly, kRun };
+  std::vector<uint8_t> reach(graph.num_nodes(), kNone);
+  auto is_fed = [&feeds](const Output& t) {
+    return std::find(feeds.begin(), feeds.end(), t) != feeds.end();
+  };
+  std::vector<const Node*> work;
+  // Raises a node's mark; a node raised from kOrderOnly to kRun is walked
+  // again, now asking its inputs for their values.
+  auto raise = [&](const Node* n, Reach how) {
+    if (how == kOrderOnly && !HasNoEffect(*n)) how = kRun;
+    if (reach[n->id()] < how) {
+      reach[n->id()] = how;
+      work.push_back(n);
+    }
+  };
+  for (const Output& t : fetches) {
+    if (!is_fed(t)) raise(t.node(), kRun);
+  }
+  for (const Node* n : targets) raise(n, kRun);
+  while (!work.empty()) {
+    const Node* n = work.back();
+    work.pop_back();
+    const Reach inputs = reach[n->id()] == kRun ? kRun : kOrderOnly;
+    for (const Output& in : n->inputs()) {
+      if (!is_fed(in)) raise(in.node(), inputs);
+    }
+    for (const Node* c : n->control_inputs()) raise(c, kOrderOnly);
+  }
+  std::vector<bool> run(graph.num_nodes());
+  for (int id = 0; id < graph.num_nodes(); ++id) run[id] = reach[id] == kRun;
+  return run;
+}
+// --8<-- [end:nodes_to_run]
 
 StatusOr<std::vector<int>> TopologicalSort(
     const std::vector<std::vector<int>>& preds,
@@ -160,8 +218,7 @@ StatusOr<PlanIndex> NumberNeededNodes(const Graph& graph,
                                       const std::vector<Output>& feeds,
                                       const std::vector<Output>& fetches,
                                       const std::vector<const Node*>& targets) {
-  const std::vector<bool> needed =
-      PruneForFetches(graph, feeds, fetches, targets);
+  const std::vector<bool> needed = NodesToRun(graph, feeds, fetches, targets);
   PlanIndex index;
   index.local_of.assign(graph.num_nodes(), -1);
   for (int id = 0; id < graph.num_nodes(); ++id) {
@@ -188,8 +245,25 @@ StatusOr<std::vector<int>> OrderNodes(const PlanIndex& index) {
       if (index.fed(in) < 0)
         preds[i].push_back(index.local_of[in.node()->id()]);
     }
-    for (const Node* c : nodes[i]->control_inputs()) {
-      preds[i].push_back(index.local_of[c->id()]);
+    // A control input that does not run (NodesToRun) orders through its
+    // own inputs, and theirs, up to the nodes that run.
+    std::vector<const Node*> through(nodes[i]->control_inputs().begin(),
+                                     nodes[i]->control_inputs().end());
+    std::vector<bool> seen;
+    while (!through.empty()) {
+      const Node* c = through.back();
+      through.pop_back();
+      if (index.local_of[c->id()] >= 0) {
+        preds[i].push_back(index.local_of[c->id()]);
+        continue;
+      }
+      if (seen.empty()) seen.assign(index.local_of.size(), false);
+      if (seen[c->id()]) continue;
+      seen[c->id()] = true;
+      for (const Output& in : c->inputs()) {
+        if (index.fed(in) < 0) through.push_back(in.node());
+      }
+      for (const Node* cc : c->control_inputs()) through.push_back(cc);
     }
   }
   return TopologicalSort(preds, [&](int i) { return nodes[i]->name(); });

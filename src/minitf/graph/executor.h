@@ -87,6 +87,21 @@ std::vector<bool> PruneForFetches(const Graph& graph,
                                   const std::vector<Output>& fetches,
                                   const std::vector<const Node*>& targets);
 
+/// Of the nodes PruneForFetches keeps, the ones whose kernels must run. A
+/// node whose value the run never reads, because it is reached only through
+/// control edges (or through the data inputs of such nodes), is not fetched,
+/// not a target and has no effect (its op is not stateful, has outputs and
+/// no reference argument), only orders: its kernel need not run, and its
+/// successors need only follow its own inputs. The gradient graph's gates
+/// make such nodes: the product dx of a layer whose input x is a placeholder.
+/// TensorFlow's Grappler does the same (its dependency optimizer turns the
+/// node into a NoOp and then removes it). Returns a flag per node id; a node
+/// needed only to order others is false.
+std::vector<bool> NodesToRun(const Graph& graph,
+                             const std::vector<Output>& feeds,
+                             const std::vector<Output>& fetches,
+                             const std::vector<const Node*>& targets);
+
 /// Kahn's algorithm on nodes 0..n-1, where `preds[i]` lists the nodes that
 /// must run before node i (repeats allowed). Ties are broken by index, so the
 /// order is deterministic: the graph's creation order where it is free.

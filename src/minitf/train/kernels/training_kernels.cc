@@ -177,32 +177,59 @@ class ApplyAdamOp : public ApplyKernel<ApplyAdamOp> {
                      {8, "epsilon"}},
                     9, "grad"),
         use_nesterov_(c.GetAttr<bool>("use_nesterov").value()) {}
+  // The update runs on blocks of kBlock values of a fixed size, so that the
+  // three statements below work on each block while it is in registers:
+  // one pass over var, m, v and grad. A last, shorter block runs as a
+  // dynamic segment; every value's arithmetic is the same either way.
   template <typename T>
   void Update(OpKernelContext* ctx, Tensor** vars, int64_t begin,
               int64_t count) const {
-    auto var = Values<T>(vars[0], begin, count);
-    auto m = Values<T>(vars[1], begin, count);
-    auto v = Values<T>(vars[2], begin, count);
-    const auto grad = Values<T>(ctx->input(9), begin, count);
-    const T beta1_power = Scalar<T>(ctx, 3);
-    const T beta2_power = Scalar<T>(ctx, 4);
-    const T lr = Scalar<T>(ctx, 5);
-    const T beta1 = Scalar<T>(ctx, 6);
-    const T beta2 = Scalar<T>(ctx, 7);
-    const T epsilon = Scalar<T>(ctx, 8);
-    // The bias correction of m and v (both start at 0), folded into lr.
-    const T alpha = lr * std::sqrt(T(1) - beta2_power) / (T(1) - beta1_power);
-    m += (grad - m) * (T(1) - beta1);
-    v += (grad.square() - v) * (T(1) - beta2);
-    if (use_nesterov_) {
-      var -=
-          ((grad * (T(1) - beta1) + m * beta1) * alpha) / (v.sqrt() + epsilon);
-    } else {
-      var -= (m * alpha) / (v.sqrt() + epsilon);
+    constexpr int64_t kBlock = 64;
+    const Hyper<T> h(ctx);
+    int64_t i = 0;
+    for (; i + kBlock <= count; i += kBlock) {
+      const int64_t at = begin + i;
+      Step(h, vars[0]->flat<T>().template segment<kBlock>(at),
+           vars[1]->flat<T>().template segment<kBlock>(at),
+           vars[2]->flat<T>().template segment<kBlock>(at),
+           ctx->input(9).flat<T>().template segment<kBlock>(at));
+    }
+    if (i < count) {
+      Step(h, Values<T>(vars[0], begin + i, count - i),
+           Values<T>(vars[1], begin + i, count - i),
+           Values<T>(vars[2], begin + i, count - i),
+           Values<T>(ctx->input(9), begin + i, count - i));
     }
   }
 
  private:
+  // The scalar inputs, and alpha: the bias correction of m and v (both
+  // start at 0), folded into lr.
+  template <typename T>
+  struct Hyper {
+    explicit Hyper(OpKernelContext* ctx)
+        : lr(Scalar<T>(ctx, 5)),
+          beta1(Scalar<T>(ctx, 6)),
+          beta2(Scalar<T>(ctx, 7)),
+          epsilon(Scalar<T>(ctx, 8)),
+          alpha(lr * std::sqrt(T(1) - Scalar<T>(ctx, 4)) /
+                (T(1) - Scalar<T>(ctx, 3))) {}
+    const T lr, beta1, beta2, epsilon, alpha;
+  };
+
+  template <typename T, typename Block, typename GradBlock>
+  void Step(const Hyper<T>& h, Block var, Block m, Block v,
+            const GradBlock& grad) const {
+    m += (grad - m) * (T(1) - h.beta1);
+    v += (grad.square() - v) * (T(1) - h.beta2);
+    if (use_nesterov_) {
+      var -= ((grad * (T(1) - h.beta1) + m * h.beta1) * h.alpha) /
+             (v.sqrt() + h.epsilon);
+    } else {
+      var -= (m * h.alpha) / (v.sqrt() + h.epsilon);
+    }
+  }
+
   const bool use_nesterov_;
 };
 // --8<-- [end:adam_kernel]
