@@ -52,50 +52,32 @@ Status RunReduction(const GpuStreamContext& ctx, ReduceOp op, const Tensor& x,
   kernels::MergedAxes merged = kernels::MergeAxes(x.shape(), plan.reduced);
   Tensor src = x;
   while (true) {
-    int last_reduced = -1;
-    int reduced_runs = 0;
-    for (size_t i = 0; i < merged.sizes.size(); ++i) {
-      if (merged.is_reduced(i)) {
-        last_reduced = static_cast<int>(i);
-        ++reduced_runs;
-      }
-    }
-    if (reduced_runs == 0) {  // only axes of size 1 were reduced: a copy
+    const kernels::ReductionPass pass = kernels::NextReductionPass(merged);
+    if (pass.reduced_runs == 0) {  // only axes of size 1 were reduced: a copy
       return k.Cast(ctx.stream, x.dtype(), x.dtype(), In(src), Out(*out),
                     out->NumElements());
     }
-    int64_t outer = 1;
-    int64_t inner = 1;
-    for (int i = 0; i < last_reduced; ++i) outer *= merged.sizes[i];
-    for (size_t i = last_reduced + 1; i < merged.sizes.size(); ++i)
-      inner *= merged.sizes[i];
-    const int64_t middle = merged.sizes[last_reduced];
-    const bool last = reduced_runs == 1;
+    const bool last = pass.reduced_runs == 1;
     Tensor dst;
     if (last) {
       dst = *out;
     } else {
       TF_ASSIGN_OR_RETURN(
-          dst, Tensor::Allocate(x.dtype(), TensorShape({outer * inner})));
+          dst,
+          Tensor::Allocate(x.dtype(), TensorShape({pass.outer * pass.inner})));
     }
     TF_ASSIGN_OR_RETURN(
         Tensor scratch,
-        Scratch(x.dtype(),
-                k.ReduceScratchBytes(x.dtype(), outer, middle, inner)));
+        Scratch(x.dtype(), k.ReduceScratchBytes(x.dtype(), pass.outer,
+                                                pass.middle, pass.inner)));
     const int64_t divisor =
         last && op == ReduceOp::kMean ? plan.reduced_count : 1;
-    TF_RETURN_IF_ERROR(k.Reduce(
-        ctx.stream, op, x.dtype(), In(src), Out(dst), outer, middle, inner,
-        divisor, scratch.NumElements() > 0 ? Out(scratch) : nullptr));
+    TF_RETURN_IF_ERROR(
+        k.Reduce(ctx.stream, op, x.dtype(), In(src), Out(dst), pass.outer,
+                 pass.middle, pass.inner, divisor,
+                 scratch.NumElements() > 0 ? Out(scratch) : nullptr));
     if (last) return Status::OK();
-    // The runs on either side of the reduced one are kept: they merge.
-    if (static_cast<size_t>(last_reduced) + 1 < merged.sizes.size()) {
-      merged.sizes[last_reduced - 1] *= merged.sizes[last_reduced + 1];
-      merged.sizes.erase(merged.sizes.begin() + last_reduced,
-                         merged.sizes.begin() + last_reduced + 2);
-    } else {
-      merged.sizes.pop_back();
-    }
+    kernels::RemoveReducedRun(pass, &merged);
     src = std::move(dst);
   }
 }
