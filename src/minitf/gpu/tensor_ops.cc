@@ -263,23 +263,9 @@ StatusOr<Tensor> BiasAdd(const GpuStreamContext& ctx, const Tensor& value,
                          const Tensor& bias) {
   TF_RETURN_IF_ERROR(CheckInitialized("BiasAdd", value, 0));
   TF_RETURN_IF_ERROR(CheckInitialized("BiasAdd", bias, 1));
-  // Layer 2's checks (nn_kernels.cc), then chapter 1's Add's on dtypes.
-  if (value.dims() < 2) {
-    return errors::InvalidArgument("Input tensor must be at least 2D: ",
-                                   ShapeErrorString(value.shape()));
-  }
-  if (bias.dims() != 1) {
-    return errors::InvalidArgument("Biases must be 1D: ",
-                                   ShapeErrorString(bias.shape()));
-  }
+  // Chapter 1's checks of the shapes (checks.h), then its Add's of dtypes.
+  TF_RETURN_IF_ERROR(kernels::CheckBiasAdd(value, bias));
   const int64_t channels = value.dim_size(value.dims() - 1);
-  if (bias.dim_size(0) != channels) {
-    return errors::InvalidArgument(
-        "Must provide as many biases as the last dimension of the input "
-        "tensor: ",
-        ShapeErrorString(bias.shape()), " vs. ",
-        ShapeErrorString(value.shape()));
-  }
   TF_RETURN_IF_ERROR(CheckSameDType("BiasAdd", value, bias));
   TF_RETURN_IF_ERROR(CheckTypes("BiasAdd", DTypeSet::kNumbers, value.dtype()));
   TF_ASSIGN_OR_RETURN(Tensor out,
