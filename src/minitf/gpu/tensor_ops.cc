@@ -513,6 +513,22 @@ StatusOr<Tensor> LogSoftmax(const GpuStreamContext& ctx, const Tensor& logits) {
   return SoftmaxKernel(ctx, /*log=*/true, logits);
 }
 
+namespace {
+
+// The outputs of a softmax cross-entropy of logits:[rows, classes]:
+// loss:[rows], and backprop shaped as the logits.
+Status AllocateCrossEntropy(const Tensor& logits, Tensor* loss,
+                            Tensor* backprop) {
+  TF_ASSIGN_OR_RETURN(
+      *loss,
+      Tensor::Allocate(logits.dtype(), TensorShape({logits.dim_size(0)})));
+  TF_ASSIGN_OR_RETURN(*backprop,
+                      Tensor::Allocate(logits.dtype(), logits.shape()));
+  return Status::OK();
+}
+
+}  // namespace
+
 Status SoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
                                      const Tensor& logits, const Tensor& labels,
                                      Tensor* loss, Tensor* backprop) {
@@ -527,12 +543,9 @@ Status SoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
   }
   TF_RETURN_IF_ERROR(CheckSameDType(op, logits, labels));
   TF_RETURN_IF_ERROR(CheckTypes(op, DTypeSet::kReals, logits.dtype()));
+  TF_RETURN_IF_ERROR(AllocateCrossEntropy(logits, loss, backprop));
   const int64_t rows = logits.dim_size(0);
   const int64_t classes = logits.dim_size(1);
-  TF_ASSIGN_OR_RETURN(*loss,
-                      Tensor::Allocate(logits.dtype(), TensorShape({rows})));
-  TF_ASSIGN_OR_RETURN(*backprop,
-                      Tensor::Allocate(logits.dtype(), logits.shape()));
   if (rows == 0) return Status::OK();
   return ctx.kernels->SoftmaxCrossEntropy(ctx.stream, logits.dtype(),
                                           In(logits), In(labels), Out(*loss),
@@ -559,12 +572,9 @@ Status SparseSoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
     return errors::InvalidArgument("No ", op, " kernel for labels of dtype ",
                                    labels.dtype(), " (int32 or int64)");
   }
+  TF_RETURN_IF_ERROR(AllocateCrossEntropy(logits, loss, backprop));
   const int64_t rows = logits.dim_size(0);
   const int64_t classes = logits.dim_size(1);
-  TF_ASSIGN_OR_RETURN(*loss,
-                      Tensor::Allocate(logits.dtype(), TensorShape({rows})));
-  TF_ASSIGN_OR_RETURN(*backprop,
-                      Tensor::Allocate(logits.dtype(), logits.shape()));
   if (rows == 0) return Status::OK();
   return ctx.kernels->SparseSoftmaxCrossEntropy(
       ctx.stream, logits.dtype(), labels.dtype(), In(logits), In(labels),

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "minitf/tensor/kernels/checks.h"
+#include "minitf/tensor/kernels/eigen_maps.h"
 
 namespace minitf::kernels {
 namespace {
@@ -18,11 +19,6 @@ namespace {
 // Reducers: what "combine" means for each op. Reduce() folds a contiguous run
 // of values into one; Accumulate() folds a run into a run of accumulators,
 // element by element. Both are Eigen expressions, so they vectorise.
-
-template <typename T>
-using ConstVec = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
-template <typename T>
-using Vec = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 
 template <typename T>
 struct SumReducer {
