@@ -154,6 +154,44 @@ macro(minitf_find_package)
   set_property(GLOBAL APPEND PROPERTY MINITF_PACKAGE_DEPENDENCIES "${_minitf_dependency}")
 endmacro()
 
+# minitf_protoc_at_configure(<var> <layer> <name>...): the messages
+# src/minitf/<layer>/proto/<name>.proto, compiled by protoc when CMake
+# configures into the build tree, included as
+# "minitf/<layer>/proto/<name>.pb.h"; <var> is set to their .pb.cc files, for
+# the layer's SOURCES. Not a build step: <minitf/minitf.h> includes every
+# built layer's API, so programs of earlier chapters, which do not link the
+# layer, see its generated headers too and must find them before anything
+# compiles. Editing a .proto re-runs the configure step; the files are
+# copied only when changed, so a re-configure does not rebuild everything.
+# REQUIRES: minitf_find_package(Protobuf) in the caller.
+function(minitf_protoc_at_configure var layer)
+  set(out "${CMAKE_BINARY_DIR}/include")
+  set(tmp "${CMAKE_CURRENT_BINARY_DIR}/protoc")
+  file(MAKE_DIRECTORY "${tmp}" "${out}/minitf/${layer}/proto")
+  set(sources "")
+  foreach(name ${ARGN})
+    set(proto "${MINITF_ROOT}/src/minitf/${layer}/proto/${name}.proto")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${proto}")
+    execute_process(
+      COMMAND "${Protobuf_PROTOC_EXECUTABLE}" "--cpp_out=${tmp}"
+              -I "${MINITF_ROOT}/src" "${proto}"
+      RESULT_VARIABLE protoc_result
+      ERROR_VARIABLE protoc_error)
+    if(NOT protoc_result EQUAL 0)
+      message(FATAL_ERROR "protoc failed on ${proto}:\n${protoc_error}")
+    endif()
+    foreach(ext h cc)
+      file(COPY_FILE "${tmp}/minitf/${layer}/proto/${name}.pb.${ext}"
+           "${out}/minitf/${layer}/proto/${name}.pb.${ext}" ONLY_IF_DIFFERENT)
+    endforeach()
+    set(pb_cc "${out}/minitf/${layer}/proto/${name}.pb.cc")
+    # Generated code is not ours to warn about.
+    set_source_files_properties("${pb_cc}" PROPERTIES COMPILE_OPTIONS "-w")
+    list(APPEND sources "${pb_cc}")
+  endforeach()
+  set(${var} ${sources} PARENT_SCOPE)
+endfunction()
+
 minitf_find_package(Eigen3 3.4 NO_MODULE)
 minitf_find_package(OpenMP COMPONENTS CXX)
 minitf_find_package(Threads)

@@ -43,66 +43,43 @@ void CheckOk(const Status& s, const char* what) {
   }
 }
 
-// A worker that records the last request of each method and passes every
-// call on to `worker`.
-class RecordingWorker final : public WorkerInterface {
+// A worker that records the last request of each method it overrides and
+// passes every call on to the worker it wraps.
+class RecordingWorker final : public ForwardingWorker {
  public:
-  explicit RecordingWorker(Worker* worker) : worker_(worker) {}
+  using ForwardingWorker::ForwardingWorker;
   WorkerRequests recorded;
 
-  void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
-                      proto::GetStatusResponse* response,
-                      StatusCallback done) override {
-    worker_->GetStatusAsync(opts, request, response, std::move(done));
-  }
   void CreateWorkerSessionAsync(
       CallOptions* opts, const proto::CreateWorkerSessionRequest* request,
       proto::CreateWorkerSessionResponse* response,
       StatusCallback done) override {
     recorded.create_worker_session = *request;
-    worker_->CreateWorkerSessionAsync(opts, request, response, std::move(done));
-  }
-  void DeleteWorkerSessionAsync(
-      CallOptions* opts, const proto::DeleteWorkerSessionRequest* request,
-      proto::DeleteWorkerSessionResponse* response,
-      StatusCallback done) override {
-    worker_->DeleteWorkerSessionAsync(opts, request, response, std::move(done));
+    ForwardingWorker::CreateWorkerSessionAsync(opts, request, response,
+                                               std::move(done));
   }
   void RegisterGraphAsync(CallOptions* opts,
                           const proto::RegisterGraphRequest* request,
                           proto::RegisterGraphResponse* response,
                           StatusCallback done) override {
     recorded.register_graph = *request;
-    worker_->RegisterGraphAsync(opts, request, response, std::move(done));
-  }
-  void DeregisterGraphAsync(CallOptions* opts,
-                            const proto::DeregisterGraphRequest* request,
-                            proto::DeregisterGraphResponse* response,
-                            StatusCallback done) override {
-    worker_->DeregisterGraphAsync(opts, request, response, std::move(done));
+    ForwardingWorker::RegisterGraphAsync(opts, request, response,
+                                         std::move(done));
   }
   void RunGraphAsync(CallOptions* opts, const proto::RunGraphRequest* request,
                      proto::RunGraphResponse* response,
                      StatusCallback done) override {
     recorded.run_graph = *request;
-    worker_->RunGraphAsync(opts, request, response, std::move(done));
+    ForwardingWorker::RunGraphAsync(opts, request, response, std::move(done));
   }
   void CleanupGraphAsync(CallOptions* opts,
                          const proto::CleanupGraphRequest* request,
                          proto::CleanupGraphResponse* response,
                          StatusCallback done) override {
     recorded.cleanup_graph = *request;
-    worker_->CleanupGraphAsync(opts, request, response, std::move(done));
+    ForwardingWorker::CleanupGraphAsync(opts, request, response,
+                                        std::move(done));
   }
-  void CleanupAllAsync(CallOptions* opts,
-                       const proto::CleanupAllRequest* request,
-                       proto::CleanupAllResponse* response,
-                       StatusCallback done) override {
-    worker_->CleanupAllAsync(opts, request, response, std::move(done));
-  }
-
- private:
-  Worker* const worker_;
 };
 
 // One step of a master of its own over a RecordingWorker of Server()'s

@@ -124,6 +124,41 @@ TEST(ReduceSumTest, AlternatingAxesTakeSeveralPasses) {
               ElementsAre(0 + 1 + 6 + 7, 2 + 3 + 8 + 9, 4 + 5 + 10 + 11));
 }
 
+TEST(ReductionPassTest, InnermostReducedRunFirstThenItsNeighboursMerge) {
+  // [2,3,4,5] reducing axes 0 and 2: runs [2r,3k,4r,5k].
+  MergedAxes merged =
+      MergeAxes(TensorShape({2, 3, 4, 5}), {true, false, true, false});
+  ReductionPass pass = NextReductionPass(merged);
+  EXPECT_EQ(pass.run, 2);
+  EXPECT_EQ(pass.reduced_runs, 2);
+  EXPECT_EQ(pass.outer, 6);
+  EXPECT_EQ(pass.middle, 4);
+  EXPECT_EQ(pass.inner, 5);
+  RemoveReducedRun(pass, &merged);
+  EXPECT_THAT(merged.sizes, ElementsAre(2, 15));
+  pass = NextReductionPass(merged);
+  EXPECT_EQ(pass.run, 0);
+  EXPECT_EQ(pass.reduced_runs, 1);
+  EXPECT_EQ(pass.outer, 1);
+  EXPECT_EQ(pass.middle, 2);
+  EXPECT_EQ(pass.inner, 15);
+}
+
+TEST(ReductionPassTest, ALastReducedRunIsDropped) {
+  // [3,4,5] reducing axes 0 and 2: runs [3r,4k,5r].
+  MergedAxes merged = MergeAxes(TensorShape({3, 4, 5}), {true, false, true});
+  ReductionPass pass = NextReductionPass(merged);
+  EXPECT_EQ(pass.run, 2);
+  EXPECT_EQ(pass.inner, 1);
+  RemoveReducedRun(pass, &merged);
+  EXPECT_THAT(merged.sizes, ElementsAre(3, 4));
+}
+
+TEST(ReductionPassTest, OnlySizeOneAxesReducedIsNoPass) {
+  MergedAxes merged = MergeAxes(TensorShape({1, 4}), {true, false});
+  EXPECT_EQ(NextReductionPass(merged).reduced_runs, 0);
+}
+
 TEST(ReduceSumTest, SizeOneAxesDoNotChangeTheResult) {
   // [2,1,3] reducing axes {1,2}: the size-1 axis merges with axis 2.
   Tensor x = *Iota({2, 3}).Reshaped(TensorShape({2, 1, 3}));

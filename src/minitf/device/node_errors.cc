@@ -27,6 +27,25 @@ Status AttachDef(const Status& status, const Node& node) {
              tagged ? node.name() : FormatNodeNameForError(node.name()), "]]"));
 }
 
+namespace {
+
+// "a, b:1, ^c": the inputs as a NodeDef lists them, output 0 by its node's
+// name, control inputs last.
+std::string SummarizeInputs(const Node& node) {
+  std::string inputs;
+  for (const Output& in : node.inputs()) {
+    if (!inputs.empty()) inputs += ", ";
+    inputs += in.index() == 0 ? in.node()->name() : in.name();
+  }
+  for (const Node* c : node.control_inputs()) {
+    if (!inputs.empty()) inputs += ", ";
+    inputs += "^" + c->name();
+  }
+  return inputs;
+}
+
+}  // namespace
+
 std::string SummarizeAttrs(const Node& node, std::string_view device) {
   // AttrMap is sorted by name, as TensorFlow sorts for a stable summary.
   std::string out;
@@ -42,18 +61,9 @@ std::string SummarizeAttrs(const Node& node, std::string_view device) {
 }
 
 std::string SummarizeNode(const Node& node) {
-  std::string inputs;
-  for (const Output& in : node.inputs()) {
-    if (!inputs.empty()) inputs += ", ";
-    inputs += in.index() == 0 ? in.node()->name() : in.name();
-  }
-  for (const Node* c : node.control_inputs()) {
-    if (!inputs.empty()) inputs += ", ";
-    inputs += "^" + c->name();
-  }
   return StrCat(FormatNodeNameForError(node.name()), " = ", node.type_string(),
                 "[", SummarizeAttrs(node, node.requested_device()), "](",
-                inputs, ")");
+                SummarizeInputs(node), ")");
 }
 
 namespace {
@@ -89,17 +99,8 @@ std::string SummarizeNodeLegacy(const Node& node,
     if (!attrs.empty()) attrs += ", ";
     attrs += StrCat("_device=\"", legacy_device, "\"");
   }
-  std::string inputs;
-  for (const Output& in : node.inputs()) {
-    if (!inputs.empty()) inputs += ", ";
-    inputs += in.index() == 0 ? in.node()->name() : in.name();
-  }
-  for (const Node* c : node.control_inputs()) {
-    if (!inputs.empty()) inputs += ", ";
-    inputs += "^" + c->name();
-  }
   return StrCat(node.name(), " = ", node.type_string(), "[", attrs, "](",
-                inputs, ")");
+                SummarizeInputs(node), ")");
 }
 
 std::string NodeDebugString(const Node& node) {

@@ -313,14 +313,8 @@ class ArgGpuOp : public GpuOpKernel {
         output_type_(c.GetAttr<DType>("output_type").value()) {}
   Status ComputeOnGpu(OpKernelContext* ctx,
                       const GpuStreamContext& gpu) override {
-    const Tensor& dimension = ctx->input(1);
-    if (dimension.dims() != 0) {
-      return errors::InvalidArgument(
-          "dim must be a scalar, but received tensor of shape: ",
-          ShapeErrorString(dimension.shape()));
-    }
-    TF_ASSIGN_OR_RETURN(std::vector<int64_t> axis, IndexValues(dimension));
-    const int a = static_cast<int>(axis[0]);
+    TF_ASSIGN_OR_RETURN(int64_t axis, DimensionInput(ctx, 1));
+    const int a = static_cast<int>(axis);
     TF_ASSIGN_OR_RETURN(Tensor out,
                         kMax ? ArgMax(gpu, ctx->input(0), a, output_type_)
                              : ArgMin(gpu, ctx->input(0), a, output_type_));

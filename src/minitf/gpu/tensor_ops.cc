@@ -52,50 +52,32 @@ Status RunReduction(const GpuStreamContext& ctx, ReduceOp op, const Tensor& x,
   kernels::MergedAxes merged = kernels::MergeAxes(x.shape(), plan.reduced);
   Tensor src = x;
   while (true) {
-    int last_reduced = -1;
-    int reduced_runs = 0;
-    for (size_t i = 0; i < merged.sizes.size(); ++i) {
-      if (merged.is_reduced(i)) {
-        last_reduced = static_cast<int>(i);
-        ++reduced_runs;
-      }
-    }
-    if (reduced_runs == 0) {  // only axes of size 1 were reduced: a copy
+    const kernels::ReductionPass pass = kernels::NextReductionPass(merged);
+    if (pass.reduced_runs == 0) {  // only axes of size 1 were reduced: a copy
       return k.Cast(ctx.stream, x.dtype(), x.dtype(), In(src), Out(*out),
                     out->NumElements());
     }
-    int64_t outer = 1;
-    int64_t inner = 1;
-    for (int i = 0; i < last_reduced; ++i) outer *= merged.sizes[i];
-    for (size_t i = last_reduced + 1; i < merged.sizes.size(); ++i)
-      inner *= merged.sizes[i];
-    const int64_t middle = merged.sizes[last_reduced];
-    const bool last = reduced_runs == 1;
+    const bool last = pass.reduced_runs == 1;
     Tensor dst;
     if (last) {
       dst = *out;
     } else {
       TF_ASSIGN_OR_RETURN(
-          dst, Tensor::Allocate(x.dtype(), TensorShape({outer * inner})));
+          dst,
+          Tensor::Allocate(x.dtype(), TensorShape({pass.outer * pass.inner})));
     }
     TF_ASSIGN_OR_RETURN(
         Tensor scratch,
-        Scratch(x.dtype(),
-                k.ReduceScratchBytes(x.dtype(), outer, middle, inner)));
+        Scratch(x.dtype(), k.ReduceScratchBytes(x.dtype(), pass.outer,
+                                                pass.middle, pass.inner)));
     const int64_t divisor =
         last && op == ReduceOp::kMean ? plan.reduced_count : 1;
-    TF_RETURN_IF_ERROR(k.Reduce(
-        ctx.stream, op, x.dtype(), In(src), Out(dst), outer, middle, inner,
-        divisor, scratch.NumElements() > 0 ? Out(scratch) : nullptr));
+    TF_RETURN_IF_ERROR(
+        k.Reduce(ctx.stream, op, x.dtype(), In(src), Out(dst), pass.outer,
+                 pass.middle, pass.inner, divisor,
+                 scratch.NumElements() > 0 ? Out(scratch) : nullptr));
     if (last) return Status::OK();
-    // The runs on either side of the reduced one are kept: they merge.
-    if (static_cast<size_t>(last_reduced) + 1 < merged.sizes.size()) {
-      merged.sizes[last_reduced - 1] *= merged.sizes[last_reduced + 1];
-      merged.sizes.erase(merged.sizes.begin() + last_reduced,
-                         merged.sizes.begin() + last_reduced + 2);
-    } else {
-      merged.sizes.pop_back();
-    }
+    kernels::RemoveReducedRun(pass, &merged);
     src = std::move(dst);
   }
 }
@@ -281,23 +263,9 @@ StatusOr<Tensor> BiasAdd(const GpuStreamContext& ctx, const Tensor& value,
                          const Tensor& bias) {
   TF_RETURN_IF_ERROR(CheckInitialized("BiasAdd", value, 0));
   TF_RETURN_IF_ERROR(CheckInitialized("BiasAdd", bias, 1));
-  // Layer 2's checks (nn_kernels.cc), then chapter 1's Add's on dtypes.
-  if (value.dims() < 2) {
-    return errors::InvalidArgument("Input tensor must be at least 2D: ",
-                                   ShapeErrorString(value.shape()));
-  }
-  if (bias.dims() != 1) {
-    return errors::InvalidArgument("Biases must be 1D: ",
-                                   ShapeErrorString(bias.shape()));
-  }
+  // Chapter 1's checks of the shapes (checks.h), then its Add's of dtypes.
+  TF_RETURN_IF_ERROR(kernels::CheckBiasAdd(value, bias));
   const int64_t channels = value.dim_size(value.dims() - 1);
-  if (bias.dim_size(0) != channels) {
-    return errors::InvalidArgument(
-        "Must provide as many biases as the last dimension of the input "
-        "tensor: ",
-        ShapeErrorString(bias.shape()), " vs. ",
-        ShapeErrorString(value.shape()));
-  }
   TF_RETURN_IF_ERROR(CheckSameDType("BiasAdd", value, bias));
   TF_RETURN_IF_ERROR(CheckTypes("BiasAdd", DTypeSet::kNumbers, value.dtype()));
   TF_ASSIGN_OR_RETURN(Tensor out,
@@ -545,6 +513,22 @@ StatusOr<Tensor> LogSoftmax(const GpuStreamContext& ctx, const Tensor& logits) {
   return SoftmaxKernel(ctx, /*log=*/true, logits);
 }
 
+namespace {
+
+// The outputs of a softmax cross-entropy of logits:[rows, classes]:
+// loss:[rows], and backprop shaped as the logits.
+Status AllocateCrossEntropy(const Tensor& logits, Tensor* loss,
+                            Tensor* backprop) {
+  TF_ASSIGN_OR_RETURN(
+      *loss,
+      Tensor::Allocate(logits.dtype(), TensorShape({logits.dim_size(0)})));
+  TF_ASSIGN_OR_RETURN(*backprop,
+                      Tensor::Allocate(logits.dtype(), logits.shape()));
+  return Status::OK();
+}
+
+}  // namespace
+
 Status SoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
                                      const Tensor& logits, const Tensor& labels,
                                      Tensor* loss, Tensor* backprop) {
@@ -559,12 +543,9 @@ Status SoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
   }
   TF_RETURN_IF_ERROR(CheckSameDType(op, logits, labels));
   TF_RETURN_IF_ERROR(CheckTypes(op, DTypeSet::kReals, logits.dtype()));
+  TF_RETURN_IF_ERROR(AllocateCrossEntropy(logits, loss, backprop));
   const int64_t rows = logits.dim_size(0);
   const int64_t classes = logits.dim_size(1);
-  TF_ASSIGN_OR_RETURN(*loss,
-                      Tensor::Allocate(logits.dtype(), TensorShape({rows})));
-  TF_ASSIGN_OR_RETURN(*backprop,
-                      Tensor::Allocate(logits.dtype(), logits.shape()));
   if (rows == 0) return Status::OK();
   return ctx.kernels->SoftmaxCrossEntropy(ctx.stream, logits.dtype(),
                                           In(logits), In(labels), Out(*loss),
@@ -591,12 +572,9 @@ Status SparseSoftmaxCrossEntropyWithLogits(const GpuStreamContext& ctx,
     return errors::InvalidArgument("No ", op, " kernel for labels of dtype ",
                                    labels.dtype(), " (int32 or int64)");
   }
+  TF_RETURN_IF_ERROR(AllocateCrossEntropy(logits, loss, backprop));
   const int64_t rows = logits.dim_size(0);
   const int64_t classes = logits.dim_size(1);
-  TF_ASSIGN_OR_RETURN(*loss,
-                      Tensor::Allocate(logits.dtype(), TensorShape({rows})));
-  TF_ASSIGN_OR_RETURN(*backprop,
-                      Tensor::Allocate(logits.dtype(), logits.shape()));
   if (rows == 0) return Status::OK();
   return ctx.kernels->SparseSoftmaxCrossEntropy(
       ctx.stream, logits.dtype(), labels.dtype(), In(logits), In(labels),

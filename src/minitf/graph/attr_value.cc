@@ -5,17 +5,6 @@
 namespace minitf {
 namespace {
 
-std::string ShapeString(const TensorShape& shape) {
-  if (shape.unknown_rank()) return "<unknown>";
-  std::string out = "[";
-  for (int i = 0; i < shape.dims(); ++i) {
-    if (i > 0) out += ",";
-    const int64_t d = shape.dim_size(i);
-    out += d < 0 ? "?" : std::to_string(d);
-  }
-  return out + "]";
-}
-
 template <typename T, typename Fn>
 std::string ListString(const std::vector<T>& items, Fn&& one) {
   std::string out = "[";
@@ -91,11 +80,11 @@ std::string AttrValue::DebugString() const {
     std::string operator()(bool b) const { return b ? "true" : "false"; }
     std::string operator()(DType t) const { return TypeString(t); }
     std::string operator()(const TensorShape& s) const {
-      return ShapeString(s);
+      return s.DebugString();
     }
     std::string operator()(const Tensor& t) const {
       return "Tensor<type: " + std::string(DataTypeString(t.dtype())) +
-             " shape: " + ShapeString(t.shape()) + ">";
+             " shape: " + t.shape().DebugString() + ">";
     }
     std::string operator()(const std::vector<std::string>& v) const {
       return ListString(v,
@@ -111,7 +100,8 @@ std::string AttrValue::DebugString() const {
       return ListString(v, TypeString);
     }
     std::string operator()(const std::vector<TensorShape>& v) const {
-      return ListString(v, ShapeString);
+      return ListString(v,
+                        [](const TensorShape& s) { return s.DebugString(); });
     }
   };
   return std::visit(Visitor{}, value_);

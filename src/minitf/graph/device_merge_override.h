@@ -15,6 +15,7 @@
 //   MINITF_OVERRIDE_DEVICE_MERGE_FOR_EXERCISE(YourMerge);
 #pragma once
 
+#include "minitf/graph/exercise_override.h"
 #include "minitf/graph/graph.h"
 
 namespace minitf {
@@ -26,18 +27,11 @@ void OverrideDeviceMergeForExercise(DeviceMergeFn fn);
 /// GetDeviceMergeFunction returns the function set last again.
 void RemoveDeviceMergeOverrideForExercise();
 
-namespace internal {
-struct DeviceMergeOverrideRegistration {
-  explicit DeviceMergeOverrideRegistration(DeviceMergeFn fn) {
-    OverrideDeviceMergeForExercise(std::move(fn));
-  }
-};
-}  // namespace internal
-
 }  // namespace minitf
 
 /// MINITF_OVERRIDE_DEVICE_MERGE_FOR_EXERCISE(fn): from a static
 /// initialiser, the exercise's merge in place of the library's.
-#define MINITF_OVERRIDE_DEVICE_MERGE_FOR_EXERCISE(fn)              \
-  static const ::minitf::internal::DeviceMergeOverrideRegistration \
+#define MINITF_OVERRIDE_DEVICE_MERGE_FOR_EXERCISE(fn) \
+  static const ::minitf::internal::ExerciseOverride<  \
+      &::minitf::OverrideDeviceMergeForExercise>      \
       minitf_device_merge_override [[maybe_unused]] (fn)

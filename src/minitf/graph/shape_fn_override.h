@@ -16,6 +16,7 @@
 
 #include <string>
 
+#include "minitf/graph/exercise_override.h"
 #include "minitf/graph/op_def.h"
 
 namespace minitf {
@@ -28,21 +29,12 @@ void OverrideShapeFnForExercise(const std::string& op_type, ShapeFn fn);
 /// Puts back the shape function `op_type` registered with, if overridden.
 void RemoveShapeFnOverrideForExercise(const std::string& op_type);
 
-namespace internal {
-struct ShapeFnOverrideRegistration {
-  ShapeFnOverrideRegistration(const std::string& op_type, ShapeFn fn) {
-    OverrideShapeFnForExercise(op_type, std::move(fn));
-  }
-};
-}  // namespace internal
-
 }  // namespace minitf
 
-#define MINITF_SHAPE_OVERRIDE_CONCAT2(a, b) a##b
-#define MINITF_SHAPE_OVERRIDE_CONCAT(a, b) MINITF_SHAPE_OVERRIDE_CONCAT2(a, b)
 /// MINITF_OVERRIDE_SHAPE_FN_FOR_EXERCISE("MatMul", MatMulShape): from a
 /// static initialiser, the exercise's MatMulShape in place of the library's.
-#define MINITF_OVERRIDE_SHAPE_FN_FOR_EXERCISE(op_type, fn)          \
-  static const ::minitf::internal::ShapeFnOverrideRegistration      \
-  MINITF_SHAPE_OVERRIDE_CONCAT(minitf_shape_override_, __COUNTER__) \
+#define MINITF_OVERRIDE_SHAPE_FN_FOR_EXERCISE(op_type, fn)             \
+  static const ::minitf::internal::ExerciseOverride<                   \
+      &::minitf::OverrideShapeFnForExercise>                           \
+  MINITF_EXERCISE_OVERRIDE_CONCAT(minitf_shape_override_, __COUNTER__) \
       [[maybe_unused]] (op_type, fn)

@@ -200,14 +200,7 @@ StatusOr<std::vector<int64_t>> IndexValues(const Tensor& t) {
 }
 
 std::string ShapeErrorString(const TensorShape& shape) {
-  if (shape.unknown_rank()) return "?";
-  std::string out = "[";
-  for (int i = 0; i < shape.dims(); ++i) {
-    if (i > 0) out += ",";
-    const int64_t d = shape.dim_size(i);
-    out += d < 0 ? "?" : std::to_string(d);
-  }
-  return out + "]";
+  return shape.unknown_rank() ? "?" : shape.DebugString();
 }
 
 }  // namespace minitf

@@ -16,6 +16,7 @@
 #include <functional>
 #include <vector>
 
+#include "minitf/graph/exercise_override.h"
 #include "minitf/graph/graph.h"
 
 namespace minitf {
@@ -31,18 +32,11 @@ void OverrideAverageGradientsForExercise(AverageGradientsFn fn);
 /// average_gradients runs the library's own again.
 void RemoveAverageGradientsOverrideForExercise();
 
-namespace internal {
-struct AverageGradientsOverrideRegistration {
-  explicit AverageGradientsOverrideRegistration(AverageGradientsFn fn) {
-    OverrideAverageGradientsForExercise(std::move(fn));
-  }
-};
-}  // namespace internal
-
 }  // namespace minitf
 
 /// MINITF_OVERRIDE_AVERAGE_GRADIENTS_FOR_EXERCISE(AverageGradients): from a
 /// static initialiser, the exercise's function in place of the library's.
-#define MINITF_OVERRIDE_AVERAGE_GRADIENTS_FOR_EXERCISE(fn)              \
-  static const ::minitf::internal::AverageGradientsOverrideRegistration \
+#define MINITF_OVERRIDE_AVERAGE_GRADIENTS_FOR_EXERCISE(fn) \
+  static const ::minitf::internal::ExerciseOverride<       \
+      &::minitf::OverrideAverageGradientsForExercise>      \
       minitf_average_gradients_override [[maybe_unused]] (fn)

@@ -143,22 +143,4 @@ StatusCallback TracingWorker::Traced(const char* method, int64_t step_id,
   };
 }
 
-void TracingWorker::RunGraphAsync(CallOptions* opts,
-                                  const proto::RunGraphRequest* request,
-                                  proto::RunGraphResponse* response,
-                                  StatusCallback done) {
-  worker_->RunGraphAsync(
-      opts, request, response,
-      Traced("RunGraph", request->step_id(), std::move(done)));
-}
-
-void TracingWorker::CleanupGraphAsync(CallOptions* opts,
-                                      const proto::CleanupGraphRequest* request,
-                                      proto::CleanupGraphResponse* response,
-                                      StatusCallback done) {
-  worker_->CleanupGraphAsync(
-      opts, request, response,
-      Traced("CleanupGraph", request->step_id(), std::move(done)));
-}
-
 }  // namespace minitf

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "minitf/distributed/runtime/worker_interface.h"
@@ -84,56 +85,29 @@ class RpcTraceScope {
 /// A worker as its caller sees it, recording its RunGraph and CleanupGraph
 /// calls, from the call to the answer, when tracing is on; every call
 /// passes to the wrapped worker unchanged.
-class TracingWorker final : public WorkerInterface {
+class TracingWorker final : public ForwardingWorker {
  public:
   /// `worker` (not owned), the worker of task `callee`, as task `caller`
   /// calls it; it must outlive this.
   TracingWorker(std::string caller, std::string callee, WorkerInterface* worker)
-      : caller_(std::move(caller)),
-        callee_(std::move(callee)),
-        worker_(worker) {}
+      : ForwardingWorker(worker),
+        caller_(std::move(caller)),
+        callee_(std::move(callee)) {}
 
-  void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
-                      proto::GetStatusResponse* response,
-                      StatusCallback done) override {
-    worker_->GetStatusAsync(opts, request, response, std::move(done));
-  }
-  void CreateWorkerSessionAsync(
-      CallOptions* opts, const proto::CreateWorkerSessionRequest* request,
-      proto::CreateWorkerSessionResponse* response,
-      StatusCallback done) override {
-    worker_->CreateWorkerSessionAsync(opts, request, response, std::move(done));
-  }
-  void DeleteWorkerSessionAsync(
-      CallOptions* opts, const proto::DeleteWorkerSessionRequest* request,
-      proto::DeleteWorkerSessionResponse* response,
-      StatusCallback done) override {
-    worker_->DeleteWorkerSessionAsync(opts, request, response, std::move(done));
-  }
-  void RegisterGraphAsync(CallOptions* opts,
-                          const proto::RegisterGraphRequest* request,
-                          proto::RegisterGraphResponse* response,
-                          StatusCallback done) override {
-    worker_->RegisterGraphAsync(opts, request, response, std::move(done));
-  }
-  void DeregisterGraphAsync(CallOptions* opts,
-                            const proto::DeregisterGraphRequest* request,
-                            proto::DeregisterGraphResponse* response,
-                            StatusCallback done) override {
-    worker_->DeregisterGraphAsync(opts, request, response, std::move(done));
-  }
   void RunGraphAsync(CallOptions* opts, const proto::RunGraphRequest* request,
                      proto::RunGraphResponse* response,
-                     StatusCallback done) override;
+                     StatusCallback done) override {
+    ForwardingWorker::RunGraphAsync(
+        opts, request, response,
+        Traced("RunGraph", request->step_id(), std::move(done)));
+  }
   void CleanupGraphAsync(CallOptions* opts,
                          const proto::CleanupGraphRequest* request,
                          proto::CleanupGraphResponse* response,
-                         StatusCallback done) override;
-  void CleanupAllAsync(CallOptions* opts,
-                       const proto::CleanupAllRequest* request,
-                       proto::CleanupAllResponse* response,
-                       StatusCallback done) override {
-    worker_->CleanupAllAsync(opts, request, response, std::move(done));
+                         StatusCallback done) override {
+    ForwardingWorker::CleanupGraphAsync(
+        opts, request, response,
+        Traced("CleanupGraph", request->step_id(), std::move(done)));
   }
 
  private:
@@ -144,7 +118,6 @@ class TracingWorker final : public WorkerInterface {
 
   const std::string caller_;
   const std::string callee_;
-  WorkerInterface* const worker_;
 };
 
 /// The records of a trace file, in the order they were written. Errors:

@@ -44,6 +44,7 @@
 #include <optional>
 #include <string>
 #include <thread>  // IWYU pragma: keep (std::thread::id)
+#include <utility>
 #include <vector>
 
 #include "minitf/distributed/runtime/proto/worker.pb.h"
@@ -135,6 +136,65 @@ class WorkerInterface {
                                const proto::CleanupAllRequest* request,
                                proto::CleanupAllResponse* response,
                                StatusCallback done) = 0;
+};
+
+/// A worker that passes every call to another unchanged: the base of a
+/// wrapper that watches some of the calls (rpc_trace.h's TracingWorker
+/// records two) and overrides only those, calling on to the base's.
+class ForwardingWorker : public WorkerInterface {
+ public:
+  /// `worker` (not owned) must outlive this.
+  explicit ForwardingWorker(WorkerInterface* worker) : worker_(worker) {}
+
+  void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
+                      proto::GetStatusResponse* response,
+                      StatusCallback done) override {
+    worker_->GetStatusAsync(opts, request, response, std::move(done));
+  }
+  void CreateWorkerSessionAsync(
+      CallOptions* opts, const proto::CreateWorkerSessionRequest* request,
+      proto::CreateWorkerSessionResponse* response,
+      StatusCallback done) override {
+    worker_->CreateWorkerSessionAsync(opts, request, response, std::move(done));
+  }
+  void DeleteWorkerSessionAsync(
+      CallOptions* opts, const proto::DeleteWorkerSessionRequest* request,
+      proto::DeleteWorkerSessionResponse* response,
+      StatusCallback done) override {
+    worker_->DeleteWorkerSessionAsync(opts, request, response, std::move(done));
+  }
+  void RegisterGraphAsync(CallOptions* opts,
+                          const proto::RegisterGraphRequest* request,
+                          proto::RegisterGraphResponse* response,
+                          StatusCallback done) override {
+    worker_->RegisterGraphAsync(opts, request, response, std::move(done));
+  }
+  void DeregisterGraphAsync(CallOptions* opts,
+                            const proto::DeregisterGraphRequest* request,
+                            proto::DeregisterGraphResponse* response,
+                            StatusCallback done) override {
+    worker_->DeregisterGraphAsync(opts, request, response, std::move(done));
+  }
+  void RunGraphAsync(CallOptions* opts, const proto::RunGraphRequest* request,
+                     proto::RunGraphResponse* response,
+                     StatusCallback done) override {
+    worker_->RunGraphAsync(opts, request, response, std::move(done));
+  }
+  void CleanupGraphAsync(CallOptions* opts,
+                         const proto::CleanupGraphRequest* request,
+                         proto::CleanupGraphResponse* response,
+                         StatusCallback done) override {
+    worker_->CleanupGraphAsync(opts, request, response, std::move(done));
+  }
+  void CleanupAllAsync(CallOptions* opts,
+                       const proto::CleanupAllRequest* request,
+                       proto::CleanupAllResponse* response,
+                       StatusCallback done) override {
+    worker_->CleanupAllAsync(opts, request, response, std::move(done));
+  }
+
+ private:
+  WorkerInterface* const worker_;
 };
 
 /// A method of WorkerInterface, for the helpers below.

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "minitf/graph/exercise_override.h"
+
 namespace minitf {
 
 /// Whether a gradient computed at `local_step` is stale for an accumulator
@@ -33,18 +35,11 @@ void OverrideStaleGradientRuleForExercise(StaleGradientRule rule);
 /// The accumulators use the library's rule again.
 void RemoveStaleGradientRuleOverrideForExercise();
 
-namespace internal {
-struct StaleGradientRuleOverrideRegistration {
-  explicit StaleGradientRuleOverrideRegistration(StaleGradientRule rule) {
-    OverrideStaleGradientRuleForExercise(std::move(rule));
-  }
-};
-}  // namespace internal
-
 }  // namespace minitf
 
 /// MINITF_OVERRIDE_STALE_GRADIENT_RULE_FOR_EXERCISE(GradientIsStale): from a
 /// static initialiser, the exercise's rule in place of the library's.
-#define MINITF_OVERRIDE_STALE_GRADIENT_RULE_FOR_EXERCISE(rule)           \
-  static const ::minitf::internal::StaleGradientRuleOverrideRegistration \
+#define MINITF_OVERRIDE_STALE_GRADIENT_RULE_FOR_EXERCISE(rule) \
+  static const ::minitf::internal::ExerciseOverride<           \
+      &::minitf::OverrideStaleGradientRuleForExercise>         \
       minitf_stale_gradient_rule_override [[maybe_unused]] (rule)

@@ -301,10 +301,10 @@ void BlockRunner::wait() {
   }
 }
 
-void BlockRunner::switch_to(unsigned next) {
-  const unsigned me = running_;
-  const void* bottom = main_stack_bottom_;
-  std::size_t size = main_stack_size_;
+void BlockRunner::make_running(unsigned next, const void** bottom,
+                               std::size_t* size) {
+  *bottom = main_stack_bottom_;
+  *size = main_stack_size_;
   if (next != n_ && next != main_tid_) {
     if (state_[next] == State::kNotStarted) {
       if (!stacks_[next])
@@ -313,15 +313,22 @@ void BlockRunner::switch_to(unsigned next) {
           stacks_[next]->top(), stacks_[next]->size(),
           &BlockRunner::fiber_entry);
     }
-    bottom = stacks_[next]->bottom();
-    size = stacks_[next]->size();
+    *bottom = stacks_[next]->bottom();
+    *size = stacks_[next]->size();
   }
   if (next != n_) {
     state_[next] = State::kRunning;
     enter_thread(next);
   }
+  from_ = running_;
   running_ = next;
-  from_ = me;
+}
+
+void BlockRunner::switch_to(unsigned next) {
+  const unsigned me = running_;
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+  make_running(next, &bottom, &size);
   announce_switch(&fake_stack_[me], bottom, size);
   arrive(boost::context::detail::jump_fcontext(context_[next], this));
 }
@@ -355,25 +362,9 @@ void BlockRunner::exit_fiber() {
     next = pick_next();
   }
   if (next == kNone) next = n_;  // all done: back to the host thread's stack
-  const void* bottom = main_stack_bottom_;
-  std::size_t size = main_stack_size_;
-  if (next != n_ && next != main_tid_) {
-    if (state_[next] == State::kNotStarted) {
-      if (!stacks_[next])
-        stacks_[next] = std::make_unique<FiberStack>(FiberStack::kDefaultBytes);
-      context_[next] = boost::context::detail::make_fcontext(
-          stacks_[next]->top(), stacks_[next]->size(),
-          &BlockRunner::fiber_entry);
-    }
-    bottom = stacks_[next]->bottom();
-    size = stacks_[next]->size();
-  }
-  if (next != n_) {
-    state_[next] = State::kRunning;
-    enter_thread(next);
-  }
-  running_ = next;
-  from_ = me;
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+  make_running(next, &bottom, &size);
   // nullptr: this fiber is over, AddressSanitizer may drop its frames.
   announce_switch(nullptr, bottom, size);
   boost::context::detail::jump_fcontext(context_[next], this);

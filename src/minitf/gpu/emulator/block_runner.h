@@ -143,6 +143,10 @@ class BlockRunner {
                      unsigned tid);
   /// The next thread to run after the current one, or kNone.
   unsigned pick_next();
+  /// Makes `next` the running thread (n_: the host thread's own stack),
+  /// making its fiber on first use; *bottom and *size: the stack it runs
+  /// on, for AddressSanitizer. The caller then jumps to context_[next].
+  void make_running(unsigned next, const void** bottom, std::size_t* size);
   void switch_to(unsigned next);
   void arrive(transfer_t from);
   [[noreturn]] void exit_fiber();

@@ -21,6 +21,13 @@ Status CheckOnHost(const Tensor& t, const char* what) {
       "index inputs there: give it as int32");
 }
 
+// The value of scalar `t`, read on the host.
+StatusOr<int64_t> ScalarValue(const Tensor& t, const char* what) {
+  TF_RETURN_IF_ERROR(CheckOnHost(t, what));
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> v, IndexValues(t));
+  return v[0];
+}
+
 }  // namespace
 
 StatusOr<std::vector<int64_t>> VectorInput(OpKernelContext* ctx, int i,
@@ -40,9 +47,17 @@ StatusOr<int64_t> ScalarInput(OpKernelContext* ctx, int i, const char* what) {
     return errors::InvalidArgument(what, " must be a scalar, not ",
                                    ShapeErrorString(t.shape()));
   }
-  TF_RETURN_IF_ERROR(CheckOnHost(t, what));
-  TF_ASSIGN_OR_RETURN(std::vector<int64_t> v, IndexValues(t));
-  return v[0];
+  return ScalarValue(t, what);
+}
+
+StatusOr<int64_t> DimensionInput(OpKernelContext* ctx, int i) {
+  const Tensor& t = ctx->input(i);
+  if (t.dims() != 0) {
+    return errors::InvalidArgument(
+        "dim must be a scalar, but received tensor of shape: ",
+        ShapeErrorString(t.shape()));
+  }
+  return ScalarValue(t, "dim");
 }
 
 }  // namespace minitf

@@ -4,7 +4,7 @@
 //
 // A Session may feed an index input any tensor, so a kernel checks its rank
 // before it reads it: a bad one is an error Status, never a crash. Every
-// device's kernel of an op reads them through these two functions, so the
+// device's kernel of an op reads them through these functions, so the
 // CPU's and the GPU's kernels refuse a bad one alike.
 //
 //   TF_ASSIGN_OR_RETURN(std::vector<int64_t> perm,
@@ -26,5 +26,9 @@ StatusOr<std::vector<int64_t>> VectorInput(OpKernelContext* ctx, int i,
 /// The value of the scalar index input `i` ("axis must be a scalar, not
 /// [1]").
 StatusOr<int64_t> ScalarInput(OpKernelContext* ctx, int i, const char* what);
+/// The axis of ArgMax and ArgMin, their scalar index input `i`, in
+/// TensorFlow's words for it ("dim must be a scalar, but received tensor of
+/// shape: [1]").
+StatusOr<int64_t> DimensionInput(OpKernelContext* ctx, int i);
 
 }  // namespace minitf

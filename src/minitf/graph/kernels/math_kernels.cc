@@ -7,6 +7,7 @@
 
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/kernels/function_kernels.h"
+#include "minitf/graph/kernels/index_inputs.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/tensor/kernels/array_ops.h"
 #include "minitf/tensor/kernels/cwise_ops.h"
@@ -67,15 +68,8 @@ class ArgOp : public OpKernel {
   explicit ArgOp(const OpKernelConstruction& c)
       : OpKernel(c), output_type_(c.GetAttr<DType>("output_type").value()) {}
   Status Compute(OpKernelContext* ctx) override {
-    const Tensor& dimension = ctx->input(1);
-    if (dimension.dims() != 0) {
-      return errors::InvalidArgument(
-          "dim must be a scalar, but received tensor of shape: ",
-          ShapeErrorString(dimension.shape()));
-    }
-    TF_ASSIGN_OR_RETURN(std::vector<int64_t> axis, IndexValues(dimension));
-    TF_ASSIGN_OR_RETURN(Tensor out,
-                        Fn(ctx->input(0), static_cast<int>(axis[0])));
+    TF_ASSIGN_OR_RETURN(int64_t axis, DimensionInput(ctx, 1));
+    TF_ASSIGN_OR_RETURN(Tensor out, Fn(ctx->input(0), static_cast<int>(axis)));
     TF_ASSIGN_OR_RETURN(out, kernels::Cast(out, output_type_));
     ctx->set_output(0, std::move(out));
     return Status::OK();

@@ -1,7 +1,7 @@
 // CPU kernels of the neural-network ops: Relu, Softmax, LogSoftmax and
 // BiasAdd, each a call into layer 1.
 #include "minitf/graph/kernel.h"
-#include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/checks.h"
 #include "minitf/tensor/kernels/cwise_ops.h"
 #include "minitf/tensor/kernels/nn_ops.h"
 
@@ -38,21 +38,7 @@ class BiasAddOp : public OpKernel {
   Status Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    if (value.dims() < 2) {
-      return errors::InvalidArgument("Input tensor must be at least 2D: ",
-                                     ShapeErrorString(value.shape()));
-    }
-    if (bias.dims() != 1) {
-      return errors::InvalidArgument("Biases must be 1D: ",
-                                     ShapeErrorString(bias.shape()));
-    }
-    if (bias.dim_size(0) != value.dim_size(value.dims() - 1)) {
-      return errors::InvalidArgument(
-          "Must provide as many biases as the last dimension of the input "
-          "tensor: ",
-          ShapeErrorString(bias.shape()), " vs. ",
-          ShapeErrorString(value.shape()));
-    }
+    TF_RETURN_IF_ERROR(kernels::CheckBiasAdd(value, bias));
     TF_ASSIGN_OR_RETURN(Tensor out, kernels::Add(value, bias));
     ctx->set_output(0, std::move(out));
     return Status::OK();

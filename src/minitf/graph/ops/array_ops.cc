@@ -9,6 +9,7 @@
 #include "minitf/graph/scope.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/tensor/kernels/array_ops.h"
+#include "minitf/tensor/kernels/checks.h"
 
 namespace minitf {
 
@@ -243,13 +244,7 @@ Status SliceShape(InferenceContext* c) {
   }
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> begin, IndexValues(*begin_t));
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> size, IndexValues(*size_t_));
-  if (static_cast<int>(begin.size()) != rank ||
-      static_cast<int>(size.size()) != rank) {
-    return errors::InvalidArgument(
-        "Expected begin and size arguments to be 1-D tensors of size ", rank,
-        ", but got shapes [", begin.size(), "] and [", size.size(),
-        "] instead.");
-  }
+  TF_RETURN_IF_ERROR(kernels::CheckSliceArgs(rank, begin, size));
   std::vector<int64_t> dims(rank);
   for (int i = 0; i < rank; ++i) {
     const int64_t d = in.unknown_rank() ? None : in.dim_size(i);

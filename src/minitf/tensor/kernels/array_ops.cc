@@ -8,6 +8,8 @@
 #include <span>
 #include <string>
 
+#include "minitf/tensor/kernels/checks.h"
+
 namespace minitf::kernels {
 namespace {
 
@@ -354,13 +356,7 @@ StatusOr<SlicePlan> PlanSlice(const Tensor& x,
                               const std::vector<int64_t>& size) {
   TF_RETURN_IF_ERROR(CheckInitialized(x, "Slice", "its input"));
   const int rank = x.dims();
-  if (static_cast<int>(begin.size()) != rank ||
-      static_cast<int>(size.size()) != rank) {
-    return errors::InvalidArgument(
-        "Expected begin and size arguments to be 1-D tensors of size ", rank,
-        ", but got shapes [", begin.size(), "] and [", size.size(),
-        "] instead.");
-  }
+  TF_RETURN_IF_ERROR(CheckSliceArgs(rank, begin, size));
   std::vector<int64_t> sizes(rank);
   for (int i = 0; i < rank; ++i) {
     const int64_t dim = x.dim_size(i);

@@ -77,6 +77,35 @@ StatusOr<ArgReducePlan> PlanArgReduce(const Tensor& x, int axis) {
   return plan;
 }
 
+Status CheckSliceArgs(int rank, const std::vector<int64_t>& begin,
+                      const std::vector<int64_t>& size) {
+  if (static_cast<int>(begin.size()) != rank ||
+      static_cast<int>(size.size()) != rank) {
+    return errors::InvalidArgument(
+        "Expected begin and size arguments to be 1-D tensors of size ", rank,
+        ", but got shapes [", begin.size(), "] and [", size.size(),
+        "] instead.");
+  }
+  return Status::OK();
+}
+
+Status CheckBiasAdd(const Tensor& value, const Tensor& bias) {
+  if (value.dims() < 2) {
+    return errors::InvalidArgument("Input tensor must be at least 2D: ",
+                                   value.shape());
+  }
+  if (bias.dims() != 1) {
+    return errors::InvalidArgument("Biases must be 1D: ", bias.shape());
+  }
+  if (bias.dim_size(0) != value.dim_size(value.dims() - 1)) {
+    return errors::InvalidArgument(
+        "Must provide as many biases as the last dimension of the input "
+        "tensor: ",
+        bias.shape(), " vs. ", value.shape());
+  }
+  return Status::OK();
+}
+
 Status CheckMatMulOperands(const Tensor& a, const Tensor& b) {
   if (a.dims() != 2) {
     return errors::InvalidArgument(

@@ -58,6 +58,19 @@ struct ArgReducePlan {
 /// `axis` in [-rank, rank) and not empty in x. REQUIRES: x's dtype checked.
 StatusOr<ArgReducePlan> PlanArgReduce(const Tensor& x, int axis);
 
+// --- Slice and BiasAdd -----------------------------------------------------
+
+/// InvalidArgument "Expected begin and size arguments to be 1-D tensors of
+/// size 2, but got shapes [1] and [2] instead." unless `begin` and `size`
+/// both have `rank` entries. Slice's kernel and its shape function check
+/// this alike.
+Status CheckSliceArgs(int rank, const std::vector<int64_t>& begin,
+                      const std::vector<int64_t>& size);
+/// value at least a matrix, bias a vector as long as value's last
+/// dimension ("Must provide as many biases as the last dimension of the
+/// input tensor: [3] vs. [2,4]").
+Status CheckBiasAdd(const Tensor& value, const Tensor& bias);
+
 // --- MatMul -----------------------------------------------------------------
 
 /// out:[m, n] = op(a):[m, k] op(b):[k, n].

@@ -6,13 +6,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "minitf/tensor/kernels/eigen_maps.h"
+
 namespace minitf::kernels {
 namespace {
-
-template <typename T>
-using ConstVec = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
-template <typename T>
-using Vec = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 
 // --8<-- [start:stable_softmax]
 // One softmax (or log-softmax) row of n contiguous logits. Shifting by the

@@ -115,12 +115,12 @@ void FillUniformInt(PhiloxStream& stream, T minval, T maxval, T* out,
 }
 // --8<-- [end:uniform_int]
 
-}  // namespace
-
-StatusOr<Tensor> RandomNormal(const std::vector<int64_t>& shape, DType dtype,
-                              double mean, double stddev,
-                              PhiloxStream& stream) {
-  TF_RETURN_IF_ERROR(CheckFloating("RandomStandardNormal", dtype));
+// A tensor of `shape` and floating `dtype` (op `op`'s check), each value
+// draw(sampler) in order, from one Sampler over `stream`.
+template <typename Draw>
+StatusOr<Tensor> Sample(const char* op, const std::vector<int64_t>& shape,
+                        DType dtype, PhiloxStream& stream, const Draw& draw) {
+  TF_RETURN_IF_ERROR(CheckFloating(op, dtype));
   TF_ASSIGN_OR_RETURN(TensorShape checked, TensorShape::FromDims(shape, false));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(dtype, checked));
   SwitchDType(dtype, [&]<typename T>() {
@@ -128,33 +128,33 @@ StatusOr<Tensor> RandomNormal(const std::vector<int64_t>& shape, DType dtype,
       Sampler<T> sampler(stream);
       T* y = out.data<T>();
       for (int64_t i = 0; i < out.NumElements(); ++i) {
-        y[i] = static_cast<T>(mean + stddev * sampler.Normal());
+        y[i] = static_cast<T>(draw(sampler));
       }
     }
   });
   return out;
 }
 
+}  // namespace
+
+StatusOr<Tensor> RandomNormal(const std::vector<int64_t>& shape, DType dtype,
+                              double mean, double stddev,
+                              PhiloxStream& stream) {
+  return Sample(
+      "RandomStandardNormal", shape, dtype, stream,
+      [&](auto& sampler) { return mean + stddev * sampler.Normal(); });
+}
+
 StatusOr<Tensor> TruncatedNormal(const std::vector<int64_t>& shape, DType dtype,
                                  double mean, double stddev,
                                  PhiloxStream& stream) {
-  TF_RETURN_IF_ERROR(CheckFloating("TruncatedNormal", dtype));
-  TF_ASSIGN_OR_RETURN(TensorShape checked, TensorShape::FromDims(shape, false));
-  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(dtype, checked));
-  SwitchDType(dtype, [&]<typename T>() {
-    if constexpr (std::is_floating_point_v<T>) {
-      // Rejection: about 95.4% of normals lie within two standard
-      // deviations, so on average 1.05 draws make one value.
-      Sampler<T> sampler(stream);
-      T* y = out.data<T>();
-      for (int64_t i = 0; i < out.NumElements(); ++i) {
-        T z = sampler.Normal();
-        while (std::abs(z) >= T(2)) z = sampler.Normal();
-        y[i] = static_cast<T>(mean + stddev * z);
-      }
-    }
+  // Rejection: about 95.4% of normals lie within two standard deviations,
+  // so on average 1.05 draws make one value.
+  return Sample("TruncatedNormal", shape, dtype, stream, [&](auto& sampler) {
+    auto z = sampler.Normal();
+    while (std::abs(z) >= 2) z = sampler.Normal();
+    return mean + stddev * z;
   });
-  return out;
 }
 
 StatusOr<Tensor> RandomUniform(const std::vector<int64_t>& shape, DType dtype,

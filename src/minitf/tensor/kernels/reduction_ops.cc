@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "minitf/tensor/kernels/checks.h"
+#include "minitf/tensor/kernels/eigen_maps.h"
 
 namespace minitf::kernels {
 namespace {
@@ -18,11 +19,6 @@ namespace {
 // Reducers: what "combine" means for each op. Reduce() folds a contiguous run
 // of values into one; Accumulate() folds a run into a run of accumulators,
 // element by element. Both are Eigen expressions, so they vectorise.
-
-template <typename T>
-using ConstVec = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
-template <typename T>
-using Vec = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 
 template <typename T>
 struct SumReducer {
@@ -136,41 +132,22 @@ Status RunReduction(const Tensor& x, const ReductionPlan& plan, Tensor* out) {
   const T* src = x.data<T>();
   Tensor scratch;
   while (true) {
-    int last_reduced = -1;
-    int reduced_runs = 0;
-    for (size_t i = 0; i < merged.sizes.size(); ++i) {
-      if (merged.is_reduced(i)) {
-        last_reduced = static_cast<int>(i);
-        ++reduced_runs;
-      }
-    }
-    if (reduced_runs == 0) {  // Only size-1 axes were reduced: a copy.
+    const ReductionPass pass = NextReductionPass(merged);
+    if (pass.reduced_runs == 0) {  // Only size-1 axes were reduced: a copy.
       std::copy_n(src, out->NumElements(), out->data<T>());
       return Status::OK();
     }
-    int64_t outer = 1;
-    int64_t inner = 1;
-    for (int i = 0; i < last_reduced; ++i) outer *= merged.sizes[i];
-    for (size_t i = last_reduced + 1; i < merged.sizes.size(); ++i)
-      inner *= merged.sizes[i];
-    const int64_t middle = merged.sizes[last_reduced];
-    if (reduced_runs == 1) {
-      ReduceMiddle<T, R>(src, outer, middle, inner, out->data<T>());
+    if (pass.reduced_runs == 1) {
+      ReduceMiddle<T, R>(src, pass.outer, pass.middle, pass.inner,
+                         out->data<T>());
       return Status::OK();
     }
-    // The run before the last reduced one is kept (runs alternate), and so is
-    // the one after it, if any: removing the reduced run merges those two.
-    TF_ASSIGN_OR_RETURN(Tensor next,
-                        Tensor::Allocate(DataTypeToEnum<T>::value,
-                                         TensorShape({outer * inner})));
-    ReduceMiddle<T, R>(src, outer, middle, inner, next.data<T>());
-    if (static_cast<size_t>(last_reduced) + 1 < merged.sizes.size()) {
-      merged.sizes[last_reduced - 1] *= merged.sizes[last_reduced + 1];
-      merged.sizes.erase(merged.sizes.begin() + last_reduced,
-                         merged.sizes.begin() + last_reduced + 2);
-    } else {
-      merged.sizes.pop_back();
-    }
+    TF_ASSIGN_OR_RETURN(
+        Tensor next, Tensor::Allocate(DataTypeToEnum<T>::value,
+                                      TensorShape({pass.outer * pass.inner})));
+    ReduceMiddle<T, R>(src, pass.outer, pass.middle, pass.inner,
+                       next.data<T>());
+    RemoveReducedRun(pass, &merged);
     scratch = std::move(next);
     src = scratch.data<T>();
   }
@@ -320,6 +297,34 @@ MergedAxes MergeAxes(const TensorShape& shape,
   return merged;
 }
 // --8<-- [end:merge_axes]
+
+ReductionPass NextReductionPass(const MergedAxes& merged) {
+  ReductionPass pass;
+  for (size_t i = 0; i < merged.sizes.size(); ++i) {
+    if (merged.is_reduced(i)) {
+      pass.run = static_cast<int>(i);
+      ++pass.reduced_runs;
+    }
+  }
+  if (pass.reduced_runs == 0) return pass;
+  for (int i = 0; i < pass.run; ++i) pass.outer *= merged.sizes[i];
+  pass.middle = merged.sizes[pass.run];
+  for (size_t i = pass.run + 1; i < merged.sizes.size(); ++i) {
+    pass.inner *= merged.sizes[i];
+  }
+  return pass;
+}
+
+void RemoveReducedRun(const ReductionPass& pass, MergedAxes* merged) {
+  std::vector<int64_t>& sizes = merged->sizes;
+  const int run = pass.run;
+  if (static_cast<size_t>(run) + 1 < sizes.size()) {
+    sizes[run - 1] *= sizes[run + 1];
+    sizes.erase(sizes.begin() + run, sizes.begin() + run + 2);
+  } else {
+    sizes.pop_back();
+  }
+}
 
 StatusOr<Tensor> ReduceSum(const Tensor& x, const Axes& axes, bool keep_dims) {
   return ReduceNumeric<SumReducer>("Sum", x, axes, keep_dims);

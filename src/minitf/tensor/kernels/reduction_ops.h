@@ -62,6 +62,26 @@ MergedAxes MergeAxes(const TensorShape& shape,
                      const std::vector<bool>& reduced);
 // --8<-- [end:merged_axes]
 
+/// One pass of a reduction: the innermost reduced run of merged axes, with
+/// the input seen as [outer, middle, inner] and middle folded. Every
+/// reducing kernel (chapter 5's GPU ones too) walks a reduction this way,
+/// one pass per reduced run, innermost first.
+struct ReductionPass {
+  int run = -1;          ///< Index of the run in MergedAxes::sizes.
+  int reduced_runs = 0;  ///< Reduced runs left, this one included.
+  int64_t outer = 1;
+  int64_t middle = 1;
+  int64_t inner = 1;
+};
+
+/// The pass over the innermost reduced run of `merged`; reduced_runs 0 when
+/// no run is reduced (only axes of size 1 were: the reduction is a copy).
+ReductionPass NextReductionPass(const MergedAxes& merged);
+
+/// `merged` once `pass` has folded its run: the run goes, and the kept runs
+/// on either side of it (runs alternate) merge into one.
+void RemoveReducedRun(const ReductionPass& pass, MergedAxes* merged);
+
 /// Numeric dtypes. An axis out of [-rank, rank) or listed twice is
 /// InvalidArgument.
 StatusOr<Tensor> ReduceSum(const Tensor& x, const Axes& axes, bool keep_dims);

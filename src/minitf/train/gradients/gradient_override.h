@@ -16,6 +16,7 @@
 
 #include <string>
 
+#include "minitf/graph/exercise_override.h"
 #include "minitf/train/gradients/gradients.h"
 
 namespace minitf {
@@ -30,19 +31,12 @@ void OverrideGradientForExercise(const std::string& op_type, GradFn fn);
 /// none) is found again.
 void RemoveGradientOverrideForExercise(const std::string& op_type);
 
-namespace internal {
-struct GradientOverrideRegistration {
-  GradientOverrideRegistration(const std::string& op_type, GradFn fn) {
-    OverrideGradientForExercise(op_type, std::move(fn));
-  }
-};
-}  // namespace internal
-
 }  // namespace minitf
 
 /// MINITF_OVERRIDE_GRADIENT_FOR_EXERCISE("MatMul", MatMulGrad): from a static
 /// initialiser, the exercise's MatMulGrad in place of the library's.
-#define MINITF_OVERRIDE_GRADIENT_FOR_EXERCISE(op_type, fn)      \
-  static const ::minitf::internal::GradientOverrideRegistration \
-  MINITF_GRAD_CONCAT(minitf_grad_override_, __COUNTER__)        \
+#define MINITF_OVERRIDE_GRADIENT_FOR_EXERCISE(op_type, fn) \
+  static const ::minitf::internal::ExerciseOverride<       \
+      &::minitf::OverrideGradientForExercise>              \
+  MINITF_GRAD_CONCAT(minitf_grad_override_, __COUNTER__)   \
       [[maybe_unused]] (op_type, fn)
