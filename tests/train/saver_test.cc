@@ -186,6 +186,23 @@ TEST(SaverTest, MissingCheckpointIsNotFoundNamingThePath) {
             "Failed to find any matching files for " + dir + "/model.ckpt-7");
 }
 
+TEST(SaverTest, ACheckpointNameTooLongForTheFileSystemIsNotThere) {
+  // A name of 300 bytes in one folder: the file system refuses to look it
+  // up (ENAMETOOLONG) rather than answering that it is not there.
+  const std::string dir = TestDir();
+  const std::string name = std::string(300, 'm') + ".ckpt-200";
+  WriteFile(dir + "/checkpoint", "model_checkpoint_path: \"" + name + "\"\n");
+  EXPECT_EQ(latest_checkpoint(dir), std::nullopt);
+  Graph g;
+  graph_scope use(g);
+  Variable w(0.0f, "weight");
+  Saver saver;
+  Session sess;
+  EXPECT_EQ(ErrorOf<errors::NotFoundError>(
+                [&] { saver.restore(sess, dir + "/" + name); }),
+            "Failed to find any matching files for " + dir + "/" + name);
+}
+
 TEST(SaverTest, MissingKeyAndShapeMismatch) {
   const std::string dir = TestDir();
   std::string prefix;

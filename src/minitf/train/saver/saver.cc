@@ -24,6 +24,14 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kLatestField = "model_checkpoint_path: ";
+
+// Whether checkpoint `prefix` has its index. A name the file system refuses
+// to look up (too long, in a folder that cannot be read) names no
+// checkpoint, as TensorFlow's file matching finds no file for it.
+bool IndexExists(const std::string& prefix) {
+  std::error_code error;
+  return fs::exists(BundleIndexPath(prefix), error);
+}
 constexpr std::string_view kAllField = "all_model_checkpoint_paths: ";
 
 std::string Folder(const std::string& path) {
@@ -74,7 +82,7 @@ std::optional<std::string> latest_checkpoint(const std::string& dir) {
   if (!state || state->model_checkpoint_path.empty()) return std::nullopt;
   fs::path prefix(state->model_checkpoint_path);
   if (prefix.is_relative()) prefix = fs::path(dir) / prefix;
-  if (!fs::exists(BundleIndexPath(prefix.string()))) return std::nullopt;
+  if (!IndexExists(prefix.string())) return std::nullopt;
   return prefix.string();
 }
 
@@ -162,7 +170,7 @@ std::string Saver::save(Session& sess, const std::string& save_path,
 }
 
 void Saver::restore(Session& sess, const std::string& save_path) {
-  if (!fs::exists(BundleIndexPath(save_path))) {
+  if (!IndexExists(save_path)) {
     errors::ThrowIfError(
         errors::NotFound("Failed to find any matching files for ", save_path));
   }
