@@ -30,6 +30,17 @@ std::vector<float> Values(const Tensor& t) {
   return std::vector<float>(p, p + t.NumElements());
 }
 
+// The NotFound message of restoring checkpoint `prefix` into a graph of one
+// variable.
+std::string RestoreNotFound(const std::string& prefix) {
+  Graph g;
+  graph_scope use(g);
+  Variable w(0.0f, "weight");
+  Saver saver;
+  Session sess;
+  return ErrorOf<errors::NotFoundError>([&] { saver.restore(sess, prefix); });
+}
+
 bool HasTmpFile(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().filename().string().find(".tmp") != std::string::npos) {
@@ -176,13 +187,7 @@ TEST(SaverTest, MissingCheckpointIsNotFoundNamingThePath) {
   ASSERT_TRUE(get_checkpoint_state(dir).has_value());
   EXPECT_EQ(get_checkpoint_state(dir)->model_checkpoint_path, "model.ckpt-7");
   EXPECT_EQ(latest_checkpoint(dir), std::nullopt);
-  Graph g;
-  graph_scope use(g);
-  Variable w(0.0f, "weight");
-  Saver saver;
-  Session sess;
-  EXPECT_EQ(ErrorOf<errors::NotFoundError>(
-                [&] { saver.restore(sess, dir + "/model.ckpt-7"); }),
+  EXPECT_EQ(RestoreNotFound(dir + "/model.ckpt-7"),
             "Failed to find any matching files for " + dir + "/model.ckpt-7");
 }
 
@@ -193,13 +198,7 @@ TEST(SaverTest, ACheckpointNameTooLongForTheFileSystemIsNotThere) {
   const std::string name = std::string(300, 'm') + ".ckpt-200";
   WriteFile(dir + "/checkpoint", "model_checkpoint_path: \"" + name + "\"\n");
   EXPECT_EQ(latest_checkpoint(dir), std::nullopt);
-  Graph g;
-  graph_scope use(g);
-  Variable w(0.0f, "weight");
-  Saver saver;
-  Session sess;
-  EXPECT_EQ(ErrorOf<errors::NotFoundError>(
-                [&] { saver.restore(sess, dir + "/" + name); }),
+  EXPECT_EQ(RestoreNotFound(dir + "/" + name),
             "Failed to find any matching files for " + dir + "/" + name);
 }
 
