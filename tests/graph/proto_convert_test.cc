@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace minitf {
@@ -40,6 +42,30 @@ TEST(ProtoConvertTest, TypedValueRules) {
   big.set_dtype(proto::DT_FLOAT);
   big.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 40);
   EXPECT_EQ(TensorFromProto(big).status().code(), error::RESOURCE_EXHAUSTED);
+}
+
+TEST(ProtoConvertTest, AFewBytesMayClaimALargeTensorOfZerosOrOfTheLastValue) {
+  // 16 Mi floats from a message of a dozen bytes, as TensorFlow reads it.
+  proto::TensorProto zeros;
+  zeros.set_dtype(proto::DT_FLOAT);
+  zeros.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 24);
+  EXPECT_LT(zeros.ByteSizeLong(), 16u);
+  const Tensor z = TensorFromProto(zeros).value();
+  const float* zv = z.data<float>();
+  EXPECT_TRUE(std::all_of(zv, zv + z.NumElements(), [](float v) {
+    return v == 0.0f && !std::signbit(v);
+  }));
+
+  // The last value fills the rest bit for bit: -0.0 stays negative zero.
+  proto::TensorProto last;
+  last.set_dtype(proto::DT_FLOAT);
+  last.mutable_tensor_shape()->add_dim()->set_size(4);
+  last.add_float_val(1.5f);
+  last.add_float_val(-0.0f);
+  const std::vector<float> lv = TensorFromProto(last).value().ToVector<float>();
+  ASSERT_EQ(lv.size(), 4u);
+  EXPECT_EQ(lv[0], 1.5f);
+  for (int i = 1; i < 4; ++i) EXPECT_TRUE(lv[i] == 0.0f && std::signbit(lv[i]));
 }
 
 TEST(ProtoConvertTest, ShapesAndEmptyLists) {

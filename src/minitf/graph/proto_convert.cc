@@ -1,5 +1,6 @@
 #include "minitf/graph/proto_convert.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -29,6 +30,7 @@ const auto& TypedValues(const proto::TensorProto& p) {
 
 template <typename T>
 StatusOr<Tensor> FillTensor(const proto::TensorProto& p, Tensor t) {
+  static_assert(std::is_arithmetic_v<T>, "zero is all-0 bytes below");
   const int64_t n = t.NumElements();
   const std::string& content = p.tensor_content();
   if (!content.empty()) {
@@ -53,10 +55,14 @@ StatusOr<Tensor> FillTensor(const proto::TensorProto& p, Tensor t) {
   T* out = t.data<T>();
   // TensorFlow's rule: the last value given fills the rest, so
   // `float_val: 0.5` with shape [2,3] is six halves; none at all is zeros.
-  const T fill = given > 0 ? static_cast<T>(values[given - 1]) : T{};
-  for (int64_t i = 0; i < n; ++i) {
-    out[i] = i < given ? static_cast<T>(values[i]) : fill;
+  // A few bytes from the wire may claim a large tensor of zeros, so the
+  // fill is one pass the C library does, not a loop over elements.
+  if (given == 0) {
+    std::memset(out, 0, n * sizeof(T));
+    return t;
   }
+  for (int64_t i = 0; i < given; ++i) out[i] = static_cast<T>(values[i]);
+  std::fill(out + given, out + n, out[given - 1]);
   return t;
 }
 
