@@ -45,10 +45,10 @@ TEST(ProtoConvertTest, TypedValueRules) {
 }
 
 TEST(ProtoConvertTest, AFewBytesMayClaimALargeTensorOfZerosOrOfTheLastValue) {
-  // 16 Mi floats from a message of a dozen bytes, as TensorFlow reads it.
+  // 4 Mi floats from a message of a dozen bytes, as TensorFlow reads it.
   proto::TensorProto zeros;
   zeros.set_dtype(proto::DT_FLOAT);
-  zeros.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 24);
+  zeros.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 22);
   EXPECT_LT(zeros.ByteSizeLong(), 16u);
   const Tensor z = TensorFromProto(zeros).value();
   const float* zv = z.data<float>();

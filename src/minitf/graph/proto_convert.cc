@@ -122,6 +122,22 @@ StatusOr<AttrValue> ListFromProto(const proto::AttrValue::ListValue& list,
 
 }  // namespace
 
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+const int64_t kMaxTensorProtoBytes = int64_t{64} << 20;
+#else
+const int64_t kMaxTensorProtoBytes = int64_t{2} << 30;
+#endif
+
+namespace {
+// "2 GiB"; "64 MiB" in the fuzzers' build.
+std::string CapString() {
+  constexpr int64_t kGiB = int64_t{1} << 30;
+  return kMaxTensorProtoBytes % kGiB == 0
+             ? StrCat(kMaxTensorProtoBytes / kGiB, " GiB")
+             : StrCat(kMaxTensorProtoBytes >> 20, " MiB");
+}
+}  // namespace
+
 proto::DataType DTypeToProto(DType dtype) {
   return static_cast<proto::DataType>(dtype);
 }
@@ -207,7 +223,7 @@ StatusOr<Tensor> TensorFromProto(const proto::TensorProto& tensor) {
   if (n > kMaxTensorProtoBytes / DataTypeSize(dtype)) {
     return errors::ResourceExhausted("TensorProto of type ",
                                      DataTypeString(dtype), " and shape ",
-                                     shape, " is larger than 2 GiB");
+                                     shape, " is larger than ", CapString());
   }
   // tensor_content must be exactly the tensor's bytes: check before
   // allocating, so that a few bytes claiming a huge shape cost nothing.

@@ -51,10 +51,15 @@ Status TensorToProto(const Tensor& tensor, proto::TensorProto* out);
 /// values or a shape that is not fully defined; ResourceExhausted above
 /// kMaxTensorProtoBytes.
 StatusOr<Tensor> TensorFromProto(const proto::TensorProto& tensor);
-/// The largest tensor a TensorProto is read into. A protobuf message cannot
-/// exceed 2 GiB, and a few bytes of float_val can ask for any shape, so the
-/// cap keeps a corrupt file from allocating without bound.
-inline constexpr int64_t kMaxTensorProtoBytes = int64_t{1} << 31;
+/// The largest tensor a TensorProto is read into: 2 GiB. A protobuf message
+/// cannot exceed 2 GiB, and a few bytes of float_val can ask for any shape,
+/// so the cap keeps a corrupt file from allocating without bound.
+///
+/// In the fuzzers' build (fuzz/), which compiles proto_convert.cc with
+/// FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the cap is 64 MiB: a dozen
+/// bytes may rightly claim 2 GiB of zeros, and a fuzzer stops at 2 GiB of
+/// memory and 10 s an input. Claims over the cap take the same path there.
+extern const int64_t kMaxTensorProtoBytes;
 
 /// Every kind of AttrValue has its field; a list fills the ListValue field
 /// of its element kind. InvalidArgument for a tensor TensorToProto refuses.
