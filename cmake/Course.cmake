@@ -40,6 +40,11 @@ endif()
 set(CMAKE_CXX_FLAGS_RELEASE "-O3 -DNDEBUG")
 
 option(MINITF_NATIVE "Tune for this machine's CPU (-march=native)" ON)
+# A named CPU level instead of this machine's: x86-64-v3 is AVX2 + FMA without
+# AVX-512, how an AVX2 machine builds the course (scripts/common.sh,
+# avx2_build). Set, it takes the place of MINITF_NATIVE.
+set(MINITF_MARCH "" CACHE STRING
+    "Target CPU for -march (e.g. x86-64-v3); empty: MINITF_NATIVE decides")
 # Sanitizers: OFF; ON (or "address") for AddressSanitizer and UBSan;
 # "thread" for ThreadSanitizer, which CI runs on the tests labelled "tsan";
 # "fuzzer" for libFuzzer's coverage-guided fuzzers (fuzz/, clang only:
@@ -53,7 +58,9 @@ set(MINITF_EXERCISE_TIMEOUT 60 CACHE STRING
     "Seconds an exercise's test may run before CTest stops it")
 
 add_compile_options(-Wall -Wextra)
-if(MINITF_NATIVE)
+if(MINITF_MARCH)
+  add_compile_options(-march=${MINITF_MARCH})
+elseif(MINITF_NATIVE)
   add_compile_options(-march=native)
 endif()
 if(MINITF_SANITIZE STREQUAL "thread")

@@ -86,3 +86,31 @@ peer_has() {
   [[ -x "$MINITF_PEERS_PYTHON" ]] &&
     compgen -G "$MINITF_PEERS_DIR/lib/python3*/site-packages/$1/__init__.py" >/dev/null
 }
+
+# This machine as an AVX2 machine without AVX-512 sees it, for the
+# benchmarks that compare with the peers and the libraries (compare.sh
+# --isa avx2): minitf built for x86-64-v3 (AVX2 + FMA) in build/avx2, and
+# the run-time dispatch of the others limited to AVX2.
+MINITF_AVX2_BUILD="$MINITF_ROOT/build/avx2"
+
+# avx2_build <target...>: configures build/avx2 (-march=x86-64-v3) and
+# builds the targets.
+avx2_build() {
+  configure "$MINITF_ROOT" "$MINITF_AVX2_BUILD" -DMINITF_NATIVE=OFF \
+    -DMINITF_MARCH=x86-64-v3 -DMINITF_CUDA=OFF || return 1
+  build_with_progress "$MINITF_AVX2_BUILD" "AVX2 build" "$@"
+}
+
+# avx2_env: limits the libraries' CPU dispatch to AVX2 and names the limit
+# for the results files. oneDNN (TensorFlow's, PyTorch's, Debian's):
+# ONEDNN_MAX_CPU_ISA. TensorFlow on Linux turns its oneDNN operations on
+# only for CPUs with AVX-512 VNNI, AVX-VNNI or AMX, so an AVX2 machine runs
+# its Eigen kernels (TF_ENABLE_ONEDNN_OPTS=0), whose contractions still call
+# oneDNN's sgemm. PyTorch: MKL_ENABLE_INSTRUCTIONS for MKL, and
+# ATEN_CPU_CAPABILITY for its own vectorised kernels. Debian's BLIS picks
+# its AVX2 kernels (zen3) on AMD's AVX-512 CPUs already. MINITF_ISA_LIMIT
+# makes the benchmarks write results/<name>_avx2.md and say so.
+avx2_env() {
+  export ONEDNN_MAX_CPU_ISA=AVX2 TF_ENABLE_ONEDNN_OPTS=0 \
+    MKL_ENABLE_INSTRUCTIONS=AVX2 ATEN_CPU_CAPABILITY=avx2 MINITF_ISA_LIMIT=avx2
+}

@@ -3,11 +3,15 @@
 # the files the chapters include (`--8<-- "results/<name>.md"`). Each file
 # says on which CPU, on what day and with which command it was measured, so
 # re-running this script (or one of its lines) updates the pages.
-#   scripts/record_results.sh            every benchmark (not the fuzzers)
+#   scripts/record_results.sh            every benchmark (not the fuzzers,
+#                                        not the *_avx2 ones)
 #   scripts/record_results.sh NAME...    only these (the names below)
 # The benchmarks take a few minutes in all; run them on an idle machine.
 # The fuzzers' ten-minute runs (about four hours) are recorded only when
-# named: scripts/record_results.sh fuzz.
+# named: scripts/record_results.sh fuzz. So are the *_avx2 files, the same
+# benchmarks as a CPU without AVX-512 runs them, which build a tree of their
+# own first (build/avx2; scripts/common.sh, avx2_build and avx2_env):
+# scripts/record_results.sh cpu_gemm_bench_avx2 train_bench_avx2.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$MINITF_ROOT"
@@ -50,11 +54,14 @@ declare -A RECORD=(
   # The testing page: every fuzzer for ten minutes (about four hours in
   # all; fuzz/ and scripts/fuzz.sh say what is fuzzed).
   [fuzz]="scripts/fuzz.sh 600"
+  # Chapters 1 and 3 as a CPU with AVX2 and FMA but no AVX-512 sees them.
+  [cpu_gemm_bench_avx2]="avx2_build cpu_gemm_bench && (avx2_env && build/avx2/benchmarks/tensor/cpu_gemm_bench)"
+  [train_bench_avx2]="benchmarks/train/compare.sh --isa avx2"
   [emulator_cpu_vs_gpu]="env -u CUDA_VISIBLE_DEVICES MINITF_VIRTUAL_GPUS=1 MINITF_EMULATE_GPU_KERNELS=1 build/all/programs/05-gpu-kernels/cpu_vs_gpu --table --steps 10 --rounds 3"
 )
 
 names=("$@")
-((${#names[@]})) || mapfile -t names < <(printf '%s\n' "${!RECORD[@]}" | grep -vx fuzz | sort)
+((${#names[@]})) || mapfile -t names < <(printf '%s\n' "${!RECORD[@]}" | grep -vx -e fuzz -e '.*_avx2' | sort)
 for name in "${names[@]}"; do
   [[ -n "${RECORD[$name]:-}" ]] || { echo "record_results: no benchmark named '$name'" >&2; exit 2; }
   echo "=== $name: ${RECORD[$name]}"

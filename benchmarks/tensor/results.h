@@ -58,7 +58,12 @@ class Results {
  public:
   /// name: the results file's stem (lowercase, digits, '_'); argc/argv: the
   /// command line, recorded so that a reader can run it again.
-  Results(std::string name, int argc, char** argv) : name_(std::move(name)) {
+  /// With MINITF_ISA_LIMIT=avx2 in the environment (scripts/common.sh,
+  /// avx2_env), the file is <name>_avx2.md and its first line says that the
+  /// figures are limited to AVX2.
+  Results(std::string name, int argc, char** argv)
+      : name_(std::move(name)), isa_limit_(IsaLimit()) {
+    if (!isa_limit_.empty()) name_ += "_" + isa_limit_;
     for (int i = 0; i < argc; ++i) {
       std::string arg = argv[i];
       // The program's path as typed from the repository root.
@@ -97,8 +102,13 @@ class Results {
   std::string Markdown() const {
     std::ostringstream out;
     out << "*Measured on " << CpuModel() << " (" << Cores() << " cores, "
-        << KernelName() << "), " << Today() << ", with `" << command_
-        << "`.*\n";
+        << KernelName() << "), " << Today() << ", with `" << command_ << "`";
+    if (isa_limit_ == "avx2") {
+      out << ", as a CPU without AVX-512 runs it: minitf built for x86-64-v3 "
+             "(AVX2 and FMA), the peers' and libraries' CPU dispatch limited "
+             "to AVX2";
+    }
+    out << ".*\n";
     for (const TableData& t : tables_) {
       out << "\n";
       if (!t.caption.empty()) out << "**" << t.caption << "**\n\n";
@@ -130,6 +140,10 @@ class Results {
     std::cout << "\n" << text << std::flush;
     const char* dir = std::getenv("MINITF_RESULTS_DIR");
     if (dir == nullptr || *dir == '\0') return 0;
+    if (const std::string wrong = IsaLimitError(); !wrong.empty()) {
+      std::cerr << "results: not written: " << wrong << "\n";
+      return 1;
+    }
     const std::string path = std::string(dir) + "/" + name_ + ".md";
     std::ofstream file(path);
     file << text;
@@ -152,6 +166,25 @@ class Results {
 
   static unsigned Cores() { return std::thread::hardware_concurrency(); }
 
+  static std::string IsaLimit() {
+    const char* limit = std::getenv("MINITF_ISA_LIMIT");
+    return limit == nullptr ? "" : limit;
+  }
+
+  /// Why the figures cannot carry the limit asked for; empty when they can.
+  std::string IsaLimitError() const {
+    if (isa_limit_.empty()) return "";
+    if (isa_limit_ != "avx2") {
+      return "MINITF_ISA_LIMIT is '" + isa_limit_ + "'; the one known is avx2";
+    }
+#ifdef __AVX512F__
+    return "MINITF_ISA_LIMIT=avx2, but this program was built with AVX-512; "
+           "build it in build/avx2 (scripts/common.sh, avx2_build)";
+#else
+    return "";
+#endif
+  }
+
   static std::string KernelName() {
     utsname u;
     if (uname(&u) != 0) return "unknown OS";
@@ -168,6 +201,7 @@ class Results {
   }
 
   std::string name_;
+  std::string isa_limit_;  // MINITF_ISA_LIMIT: "avx2", or empty
   std::string command_;
   std::vector<TableData> tables_;
 };

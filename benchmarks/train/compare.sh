@@ -12,20 +12,37 @@
 # (MINITF_PEERS_DIR); a peer that is not there is skipped, with a line that
 # says so.
 #
-#   benchmarks/train/compare.sh [--quick]    (after scripts/test.sh has built)
+#   benchmarks/train/compare.sh [--quick] [--isa avx2]
+#                                  (after scripts/test.sh has built)
 # --quick: fewer, shorter runs, one thread only (CI runs this).
+# --isa avx2: as a CPU without AVX-512 runs it: train_bench from build/avx2
+# (built here for x86-64-v3), the peers' CPU dispatch limited to AVX2
+# (scripts/common.sh, avx2_env), the tables in train_bench_avx2.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/common.sh
-bench="$MINITF_BUILD/benchmarks/train/train_bench"
-[[ -x "$bench" ]] || { echo "compare.sh: build first (scripts/test.sh)"; exit 1; }
 
 quick=()
 thread_counts=(1 2)
-if [[ "${1:-}" == "--quick" ]]; then
-  quick=(--quick)
-  thread_counts=(1)
-fi
+isa=""
+while (($#)); do
+  case "$1" in
+    --quick) quick=(--quick) thread_counts=(1) ;;
+    --isa) isa="${2:-}"; shift ;;
+    *) echo "usage: compare.sh [--quick] [--isa avx2]" >&2; exit 2 ;;
+  esac
+  shift
+done
+bench="$MINITF_BUILD/benchmarks/train/train_bench"
+case "$isa" in
+  "") ;;
+  avx2)
+    avx2_build train_bench
+    avx2_env
+    bench="$MINITF_AVX2_BUILD/benchmarks/train/train_bench" ;;
+  *) echo "compare.sh: --isa takes avx2, not '$isa'" >&2; exit 2 ;;
+esac
+[[ -x "$bench" ]] || { echo "compare.sh: build first (scripts/test.sh)"; exit 1; }
 
 # The peers' machine-readable lines (peer, peer_setup, examples_per_s), for
 # train_bench --peers.
@@ -47,4 +64,4 @@ run_peer torch torch_train.py
 
 threads=$(IFS=,; echo "${thread_counts[*]}")
 "$bench" "${quick[@]}" --threads "$threads" --peers "$peers" \
-  --command "benchmarks/train/compare.sh${quick:+ ${quick[*]}}"
+  --command "benchmarks/train/compare.sh${quick:+ ${quick[*]}}${isa:+ --isa $isa}"

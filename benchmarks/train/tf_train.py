@@ -101,9 +101,15 @@ def examples_per_second(build, threads, data, windows, steps):
 
 
 def onednn():
-    """Whether TensorFlow's oneDNN kernels are on: the default of Linux x86
-    builds since TF 2.9, unless TF_ENABLE_ONEDNN_OPTS=0."""
-    return os.environ.get("TF_ENABLE_ONEDNN_OPTS", "1") != "0"
+    """Whether TensorFlow's oneDNN kernels are on, as TensorFlow decides it:
+    on Linux x86, by default for CPUs with AVX-512 VNNI, AVX-VNNI or AMX;
+    TF_ENABLE_ONEDNN_OPTS=0 or 1 overrides. Where ONEDNN_MAX_CPU_ISA limits
+    oneDNN's instruction sets (compare.sh --isa avx2), so says the text."""
+    from tensorflow.python.util import _pywrap_util_port
+    on = _pywrap_util_port.IsMklEnabled()
+    limit = os.environ.get("ONEDNN_MAX_CPU_ISA")
+    limited = f" (ONEDNN_MAX_CPU_ISA={limit})" if limit else ""
+    return ("on" if on else "off") + limited
 
 
 def main():
@@ -115,7 +121,7 @@ def main():
     windows = 2 if args.quick else 7
 
     print(f"TensorFlow {tf.__version__} graph mode, {args.threads} intra-op and"
-          f" inter-op thread(s), oneDNN {'on' if onednn() else 'off'}")
+          f" inter-op thread(s), oneDNN {onednn()}")
     softmax_rates, loss = examples_per_second(softmax_regression, args.threads,
                                               data, windows,
                                               200 if args.quick else 2000)
@@ -129,7 +135,7 @@ def main():
     print("peer_setup tf graph mode (tf.compat.v1), a training step run"
           " through sess.make_callable, intra-op and inter-op threads as"
           " many as minitf's, default graph optimizations, oneDNN"
-          f" {'on' if onednn() else 'off'}")
+          f" {onednn()}")
     for model, rates in (("softmax", softmax_rates), ("mlp", mlp_rates)):
         print(f"examples_per_s tf {model} {args.threads} "
               + " ".join(f"{r:.0f}" for r in rates))

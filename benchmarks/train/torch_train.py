@@ -148,7 +148,8 @@ def main():
           f" examples/s  (loss {loss:.3f})")
     print(f"peer torch PyTorch {torch.__version__.split('+')[0]}")
     print("peer_setup torch eager mode with autograd, torch.set_num_threads"
-          f" as many as minitf's threads, BLAS: {blas()}")
+          f" as many as minitf's threads, BLAS: {blas()}, vectorised kernels:"
+          f" {torch.backends.cpu.get_cpu_capability()}")
     for model, rates in (("softmax", softmax_rates), ("mlp", mlp_rates)):
         print(f"examples_per_s torch {model} {args.threads} "
               + " ".join(f"{r:.0f}" for r in rates))

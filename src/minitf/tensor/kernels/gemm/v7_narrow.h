@@ -48,6 +48,89 @@ bool NarrowFits(const GemmArgs<T>& g) {
   return g.n <= NarrowTile<T>::kMaxN && g.a_cs == 1 && g.k >= Tile<T>::kPacket;
 }
 
+// --8<-- [start:lane_sums]
+/// c[j * c_cs] = the sum of the lanes of acc[j], for j < cols: one
+/// reduction per element of c, Eigen's predux.
+template <typename T, typename Packet, int kCols>
+inline void StoreLaneSums(const Packet (&acc)[kCols], int cols, T* c,
+                          int64_t c_cs) {
+  for (int j = 0; j < cols; ++j) c[j * c_cs] = Eigen::internal::predux(acc[j]);
+}
+// --8<-- [end:lane_sums]
+
+// --8<-- [start:lane_sums_avx512]
+#ifdef EIGEN_VECTORIZE_AVX512
+/// The same for AVX-512's floats, up to 16 packets at once: each level adds
+/// the two halves of two packets and puts the results side by side, so
+/// that 16 packets of 16 partial sums become 8 of 2 x 8, 4 of 4 x 4, 2 of
+/// 8 x 2 and 1 of 16 sums: 15 adds and 30 shuffles (fewer for fewer
+/// packets) where 16 predux take 64 of each. The sums come out with lane
+/// 4q + r holding column q + 4r; one permutation puts column j in lane j,
+/// and one masked store writes the row of c.
+template <int kCols>
+inline void StoreLaneSums(const __m512 (&acc)[kCols], int cols, float* c,
+                          int64_t c_cs) {
+  static_assert(kCols <= 16);
+  __m512 v[16], t[8], u[4], s[2];
+  for (int j = 0; j < 16; ++j) v[j] = j < kCols ? acc[j] : _mm512_setzero_ps();
+  for (int i = 0; i < 8; ++i) {  // 256-bit halves: 8 partial sums a column
+    t[i] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0x44),
+                         _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0xEE));
+  }
+  for (int i = 0; i < 4; ++i) {  // 128-bit quarters: 4 a column
+    u[i] = _mm512_add_ps(_mm512_shuffle_f32x4(t[2 * i], t[2 * i + 1], 0x88),
+                         _mm512_shuffle_f32x4(t[2 * i], t[2 * i + 1], 0xDD));
+  }
+  for (int i = 0; i < 2; ++i) {  // pairs of lanes: 2 a column
+    s[i] = _mm512_add_ps(_mm512_shuffle_ps(u[2 * i], u[2 * i + 1], 0x88),
+                         _mm512_shuffle_ps(u[2 * i], u[2 * i + 1], 0xDD));
+  }
+  const __m512 w = _mm512_add_ps(_mm512_shuffle_ps(s[0], s[1], 0x88),
+                                 _mm512_shuffle_ps(s[0], s[1], 0xDD));
+  const __m512 sums = _mm512_permutexvar_ps(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+      w);
+  if (c_cs == 1) {
+    _mm512_mask_storeu_ps(c, static_cast<__mmask16>((1u << cols) - 1), sums);
+  } else {
+    alignas(64) float lanes[16];
+    _mm512_store_ps(lanes, sums);
+    for (int j = 0; j < cols; ++j) c[j * c_cs] = lanes[j];
+  }
+}
+#endif
+// --8<-- [end:lane_sums_avx512]
+
+#if defined(EIGEN_VECTORIZE_AVX) && !defined(EIGEN_VECTORIZE_AVX512)
+/// The same for AVX's floats, 8 packets at a time: two rounds of
+/// horizontal adds leave 4 columns' sums in each 128-bit half, and adding
+/// the halves gives 8.
+template <int kCols>
+inline void StoreLaneSums(const __m256 (&acc)[kCols], int cols, float* c,
+                          int64_t c_cs) {
+  for (int j0 = 0; j0 < kCols && j0 < cols; j0 += 8) {
+    __m256 v[8];
+    for (int j = 0; j < 8; ++j) {
+      v[j] = j0 + j < kCols ? acc[j0 + j] : _mm256_setzero_ps();
+    }
+    const __m256 h0 =
+        _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3]));
+    const __m256 h1 =
+        _mm256_hadd_ps(_mm256_hadd_ps(v[4], v[5]), _mm256_hadd_ps(v[6], v[7]));
+    const __m256 sums = _mm256_add_ps(_mm256_permute2f128_ps(h0, h1, 0x20),
+                                      _mm256_permute2f128_ps(h0, h1, 0x31));
+    const int n = std::min(8, cols - j0);
+    if (c_cs == 1 && n == 8) {
+      _mm256_storeu_ps(c + j0, sums);
+    } else {
+      alignas(32) float lanes[8];
+      _mm256_store_ps(lanes, sums);
+      for (int j = 0; j < n; ++j) c[(j0 + j) * c_cs] = lanes[j];
+    }
+  }
+}
+#endif
+
 // --8<-- [start:dot_kernel]
 /// c[i0 + r][j0 + q] = row i0 + r of a . row q of bt, for r < rows and
 /// q < cols. The rows of a are contiguous (a_cs == 1); the last k % kPacket
@@ -58,7 +141,7 @@ template <typename T, int kRows, int kCols>
 inline void DotMicroKernel(const GemmArgs<T>& g, const T* bt, int64_t kk,
                            int64_t i0, int rows, int64_t j0, int cols,
                            const T* a_tail) {
-  using namespace Eigen::internal;  // pset1, ploadu, pmadd, predux, ...
+  using namespace Eigen::internal;  // pset1, ploadu, pmadd, ...
   using Packet = typename Tile<T>::Packet;
   constexpr int kP = Tile<T>::kPacket;
   // A missing row repeats the last one: computed, never stored.
@@ -71,8 +154,11 @@ inline void DotMicroKernel(const GemmArgs<T>& g, const T* bt, int64_t kk,
     for (int c = 0; c < kCols; ++c) acc[r][c] = pset1<Packet>(0);
   }
   // Each step: a packet of depth from each row of a, times the same packet
-  // of each row of bt.
+  // of each row of bt. Two steps a turn of the loop (GCC does not unroll it
+  // by itself at -O3): the loop's own instructions, its pointer updates,
+  // compare and branch, come once per 2 x kRows x kCols FMAs.
   const int64_t k_main = g.k / kP * kP;
+#pragma GCC unroll 2
   for (int64_t p = 0; p < k_main; p += kP) {
     Packet av[kRows];
     for (int r = 0; r < kRows; ++r) av[r] = ploadu<Packet>(ar[r] + p);
@@ -90,8 +176,10 @@ inline void DotMicroKernel(const GemmArgs<T>& g, const T* bt, int64_t kk,
       }
     }
   }
-  for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) g.C(i0 + r, j0 + c) = predux(acc[r][c]);
+  // r up to kRows, not rows: a loop of a fixed count, which the compiler
+  // unrolls, keeps acc in registers; with rows, it goes through the stack.
+  for (int r = 0; r < kRows; ++r) {
+    if (r < rows) StoreLaneSums(acc[r], cols, &g.C(i0 + r, j0), g.c_cs);
   }
 }
 // --8<-- [end:dot_kernel]
