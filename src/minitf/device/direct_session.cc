@@ -16,6 +16,7 @@
 #include "minitf/graph/executor.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
+#include "minitf/graph/graph_rewrite.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/run_metadata.h"
 #include "minitf/graph/run_signature.h"
@@ -305,6 +306,18 @@ StatusOr<std::shared_ptr<const DirectSession::Plan>> DirectSession::CreatePlan(
       std::unique_ptr<Graph> client,
       BuildClientGraph(*placed_, feeds_placed, fetches_placed, targets_placed,
                        client_device_->attributes()));
+  // The optimized graph (graph_rewrite.h), on the placed client graph: a
+  // fusion happens only where the node's device has the fused kernel.
+  GraphRewriteOptions rewrite{.config = &options_.config};
+  for (const Node* n : targets_placed) rewrite.preserve.insert(n->name());
+  rewrite.has_kernel = [this](const Node& n, std::string_view op) {
+    Device* d = device_set_.FindDeviceByName(n.assigned_device());
+    return d != nullptr &&
+           KernelRegistry::Global()->HasKernel(op, d->device_type());
+  };
+  TF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> optimized,
+                      GraphRewriteRegistry::Global()->Run(*client, rewrite));
+  if (optimized != nullptr) client = std::move(optimized);
   PartitionOptions popts;
   popts.incarnation = [this](const std::string& name) -> uint64_t {
     Device* d = device_set_.FindDeviceByName(name);

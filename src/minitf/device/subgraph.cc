@@ -9,20 +9,6 @@
 
 namespace minitf {
 
-NodeSpec NodeSpecOf(const Node& n) {
-  NodeSpec spec;
-  spec.name = n.name();
-  spec.op_def = &n.op_def();
-  spec.attrs = n.attrs();
-  spec.output_types = n.output_types();
-  spec.output_shapes.reserve(n.num_outputs());
-  for (int i = 0; i < n.num_outputs(); ++i) {
-    spec.output_shapes.push_back(n.output_shape(i));
-  }
-  spec.requested_device = n.requested_device();
-  return spec;
-}
-
 namespace {
 
 // A _Send or _Recv of the client device, for a feed or a fetch of `t`.
@@ -72,8 +58,10 @@ StatusOr<std::unique_ptr<Graph>> BuildClientGraph(
     const Graph& placed, const std::vector<Output>& feeds,
     const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
     const DeviceAttributes& client) {
-  const std::vector<bool> needed =
-      PruneForFetches(placed, feeds, fetches, targets);
+  // The nodes whose kernels run: a node only control edges reach, which
+  // has no effect (NodesToRun), is left out, and its successors wait for
+  // what it would have waited for.
+  const std::vector<bool> needed = NodesToRun(placed, feeds, fetches, targets);
   auto graph = std::make_unique<Graph>();
   std::vector<Node*> copy_of(placed.num_nodes(), nullptr);
 
@@ -109,7 +97,7 @@ StatusOr<std::unique_ptr<Graph>> BuildClientGraph(
       TF_ASSIGN_OR_RETURN(Output from, source_of(in));
       spec.inputs.push_back(from);
     }
-    for (const Node* c : n.control_inputs()) {
+    for (const Node* c : ControlInputsThatRun(n, needed, feeds)) {
       spec.control_inputs.push_back(copy_of[c->id()]);
     }
     TF_ASSIGN_OR_RETURN(copy_of[id], graph->AddNode(std::move(spec)));
