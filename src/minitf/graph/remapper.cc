@@ -1,6 +1,9 @@
 // The remapper: a graph rewrite pass (graph_rewrite.h) that replaces
 // MatMul -> BiasAdd [-> Relu] by one _FusedMatMul node, as TensorFlow's
-// Grappler remapper does on the CPU.
+// Grappler remapper does on the CPU. An Add (or AddV2) of the product and a
+// vector as long as its rows is a bias add too, as `tf.matmul(x, W) + b`
+// builds it; TensorFlow fuses that form where oneDNN is on (its default on
+// x86), and leaves it apart without oneDNN.
 //
 // The fused kernel computes the product and then adds the bias and applies
 // Relu to it in cache-sized blocks, where the three ops write three tensors
@@ -25,10 +28,11 @@
 namespace minitf {
 namespace {
 
-// MatMul -> BiasAdd [-> Relu], by node.
+// MatMul -> BiasAdd [-> Relu], by node; the bias add may be an Add.
 struct Chain {
   const Node* matmul = nullptr;
   const Node* bias_add = nullptr;
+  int bias_port = 1;           // bias_add's input that is the bias
   const Node* relu = nullptr;  // null: fused_ops ["BiasAdd"]
   const Node* tail() const { return relu != nullptr ? relu : bias_add; }
 };
@@ -53,17 +57,38 @@ bool SameDevice(const Node& a, const Node& b) {
          a.requested_device() == b.requested_device();
 }
 
-// The chain that ends at BiasAdd `n` (or at its Relu), if it may be fused.
+// Which input of `n` is a bias added to a MatMul's product at the other
+// input: BiasAdd's input 1, or an Add's vector input whose length is known
+// and that of the product's rows. -1 when `n` is not a bias add.
+int BiasPort(const Node& n) {
+  if (n.type_string() == "BiasAdd") return 1;
+  if (n.type_string() != "Add" && n.type_string() != "AddV2") return -1;
+  for (int port : {1, 0}) {
+    const TensorShape& bias = n.input(port).shape();
+    const TensorShape& product = n.input(1 - port).shape();
+    if (n.input(1 - port).node()->type_string() == "MatMul" &&
+        !bias.unknown_rank() && bias.dims() == 1 && bias.dim_size(0) >= 0 &&
+        !product.unknown_rank() && product.dims() == 2 &&
+        product.dim_size(1) == bias.dim_size(0)) {
+      return port;
+    }
+  }
+  return -1;
+}
+
+// The chain that ends at bias add `n` (or at its Relu), if it may be fused.
 std::optional<Chain> ChainAt(const Node& n,
                              const GraphRewriteOptions& options) {
-  if (n.type_string() != "BiasAdd" || !IsFloat(n)) return std::nullopt;
-  const Node& matmul = *n.input(0).node();
-  if (matmul.type_string() != "MatMul" || n.input(0).index() != 0 ||
+  const int bias_port = BiasPort(n);
+  if (bias_port < 0 || !IsFloat(n)) return std::nullopt;
+  const Output product = n.input(1 - bias_port);
+  const Node& matmul = *product.node();
+  if (matmul.type_string() != "MatMul" || product.index() != 0 ||
       !IsFloat(matmul) || !SameDevice(matmul, n) ||
       !OnlyFeeds(matmul, n, options) || !options.HasKernel(n, "_FusedMatMul")) {
     return std::nullopt;
   }
-  Chain chain{&matmul, &n, nullptr};
+  Chain chain{&matmul, &n, bias_port, nullptr};
   if (n.consumers().size() == 1) {
     const Node& next = *n.consumers()[0];
     if (next.type_string() == "Relu" && IsFloat(next) && SameDevice(n, next) &&
@@ -93,7 +118,7 @@ NodeSpec FusedSpec(const Chain& chain) {
       {"leakyrelu_alpha", 0.2f},
   };
   spec.inputs = {chain.matmul->input(0), chain.matmul->input(1),
-                 chain.bias_add->input(1)};
+                 chain.bias_add->input(chain.bias_port)};
   for (const Node* n : {chain.matmul, chain.bias_add, chain.relu}) {
     if (n == nullptr) continue;
     for (Node* c : n->control_inputs()) {
