@@ -33,25 +33,20 @@ Status BiasAddShape(InferenceContext* c) {
   return Status::OK();
 }
 
-// _FusedMatMul: MatMul's shape, and a bias that fits its columns as
-// BiasAdd's does.
+// _FusedMatMul: MatMul's shape (its own shape function decides it), and a
+// bias that fits its columns as BiasAdd's does.
 Status FusedMatMulShape(InferenceContext* c) {
-  TensorShape a, b;
-  TF_RETURN_IF_ERROR(InferenceContext::WithRank(c->input(0), 2, &a));
-  TF_RETURN_IF_ERROR(InferenceContext::WithRank(c->input(1), 2, &b));
-  TF_ASSIGN_OR_RETURN(bool transpose_a, c->GetAttr<bool>("transpose_a"));
-  TF_ASSIGN_OR_RETURN(bool transpose_b, c->GetAttr<bool>("transpose_b"));
-  int64_t inner;
-  TF_RETURN_IF_ERROR(InferenceContext::Merge(a.dim_size(transpose_a ? 0 : 1),
-                                             b.dim_size(transpose_b ? 1 : 0),
-                                             &inner));
-  int64_t cols = b.dim_size(transpose_b ? 0 : 1);
+  TF_ASSIGN_OR_RETURN(const OpDef* matmul,
+                      OpRegistry::Global()->LookUp("MatMul"));
+  TF_RETURN_IF_ERROR(matmul->shape_fn(c));
+  const TensorShape product = c->output(0);
+  int64_t cols = product.dim_size(1);
   for (int i = 2; i < c->num_inputs(); ++i) {
     TensorShape bias;
     TF_RETURN_IF_ERROR(InferenceContext::WithRank(c->input(i), 1, &bias));
     TF_RETURN_IF_ERROR(InferenceContext::Merge(cols, bias.dim_size(0), &cols));
   }
-  c->set_output(0, TensorShape({a.dim_size(transpose_a ? 1 : 0), cols}));
+  c->set_output(0, TensorShape({product.dim_size(0), cols}));
   return Status::OK();
 }
 
