@@ -110,24 +110,20 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a,
 namespace {
 
 // --8<-- [start:fused_tail]
-// out:[m,n] = max(out + bias, 0) (or out + bias), rows [begin, end): one
-// read and one write of each value, in blocks of kRows rows, so a block is
-// in the L1 cache from the bias add to the activation.
+// out:[m,n] = max(out + bias, 0) (or out + bias) on rows [begin, end): one
+// read and one write of each value, where BiasAdd and Relu make two of each
+// and a tensor apiece.
 template <typename T>
 void BiasAddRelu(const Tensor& bias, bool relu, int64_t begin, int64_t end,
                  Tensor* out) {
-  constexpr int64_t kRows = 16;
   const int64_t n = out->dim_size(1);
-  using Matrix =
-      Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Rows = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> b(bias.data<T>(), n);
-  for (int64_t i = begin; i < end; i += kRows) {
-    Eigen::Map<Matrix> z(out->data<T>() + i * n, std::min(kRows, end - i), n);
-    if (relu) {
-      z = (z.rowwise() + b).cwiseMax(T(0));
-    } else {
-      z.rowwise() += b;
-    }
+  Eigen::Map<Rows> z(out->data<T>() + begin * n, end - begin, n);
+  if (relu) {
+    z = (z.rowwise() + b).cwiseMax(T(0));
+  } else {
+    z.rowwise() += b;
   }
 }
 // --8<-- [end:fused_tail]

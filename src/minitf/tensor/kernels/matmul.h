@@ -29,9 +29,9 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
 /// _FusedMatMul with fused_ops ["BiasAdd"] or ["BiasAdd", "Relu"].
 /// a:[m,k] b:[k,n] bias:[n] -> [m,n] = max(op(a) op(b) + bias, 0). The GEMM
 /// writes the product; the bias and the activation are then applied to it
-/// block of rows by block of rows, each block while the cache still holds
-/// it, instead of BiasAdd's and Relu's two more passes over the whole
-/// product and two more tensors. float and double. Errors: MatMul's, then
+/// in one pass, its rows split between the threads, while the cache still
+/// holds it: one read and write of the product where BiasAdd and Relu make
+/// two, and no tensor of their own. float and double. Errors: MatMul's, then
 /// BiasAdd's (CheckBiasAdd) for a bias that does not fit the product.
 StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
                              const Tensor& bias, bool transpose_a,
