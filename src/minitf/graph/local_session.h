@@ -35,7 +35,8 @@ namespace minitf {
 
 /// Invariants: kernels_[id] is null or the kernel of node `id`, created once;
 /// every cached plan refers only to kernels in kernels_, which live until the
-/// session is destroyed, so a plan in use stays valid even across Close().
+/// session is destroyed, and to the kernels it owns (of the nodes a graph
+/// rewrite made), so a plan in use stays valid even across Close().
 ///
 /// Algorithm of Run: build the signature key from the names; find the plan
 /// under the lock, or resolve the names, rewrite a pruned copy of the graph
