@@ -649,30 +649,5 @@ TEST_F(DirectSessionTest, TheRemapperLeavesADeviceWithoutTheFusedKernel) {
   EXPECT_EQ(ran.op_of["r"], "Relu");
 }
 
-// The gradient graph's gate makes a product dx that only a control edge
-// reaches; as chapter 2's session, this one leaves it out.
-TEST_F(DirectSessionTest, ANodeOnlyControlEdgesReachDoesNotRun) {
-  Output w = constant(2.f, "w");
-  Output dy = constant(3.f, "dy");
-  Output dx = multiply(dy, w, "dx");
-  Output dw = multiply(dy, dy, "dw");
-  Output gated;
-  {
-    control_dependencies after({dx.op(), dw.op()});
-    gated = identity(dw, "gated");
-  }
-  auto session = MakeSession();
-  std::vector<Tensor> out;
-  RanGraphs ran = RunTraced(session.get(), gated.name(), &out);
-  EXPECT_EQ(ran.ran.count("dx"), 0u);
-  EXPECT_EQ(ran.op_of.count("dx"), 0u);
-  EXPECT_EQ(ran.ran.count("dw"), 1u);
-  EXPECT_EQ(out[0].scalar<float>(), 9.f);
-  // Fetched, it runs.
-  ran = RunTraced(session.get(), dx.name(), &out);
-  EXPECT_EQ(ran.ran.count("dx"), 1u);
-  EXPECT_EQ(out[0].scalar<float>(), 6.f);
-}
-
 }  // namespace
 }  // namespace minitf

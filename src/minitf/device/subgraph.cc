@@ -58,10 +58,8 @@ StatusOr<std::unique_ptr<Graph>> BuildClientGraph(
     const Graph& placed, const std::vector<Output>& feeds,
     const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
     const DeviceAttributes& client) {
-  // The nodes whose kernels run: a node only control edges reach, which
-  // has no effect (NodesToRun), is left out, and its successors wait for
-  // what it would have waited for.
-  const std::vector<bool> needed = NodesToRun(placed, feeds, fetches, targets);
+  const std::vector<bool> needed =
+      PruneForFetches(placed, feeds, fetches, targets);
   auto graph = std::make_unique<Graph>();
   std::vector<Node*> copy_of(placed.num_nodes(), nullptr);
 
@@ -97,7 +95,7 @@ StatusOr<std::unique_ptr<Graph>> BuildClientGraph(
       TF_ASSIGN_OR_RETURN(Output from, source_of(in));
       spec.inputs.push_back(from);
     }
-    for (const Node* c : ControlInputsThatRun(n, needed, feeds)) {
+    for (const Node* c : n.control_inputs()) {
       spec.control_inputs.push_back(copy_of[c->id()]);
     }
     TF_ASSIGN_OR_RETURN(copy_of[id], graph->AddNode(std::move(spec)));

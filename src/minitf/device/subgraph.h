@@ -51,9 +51,8 @@ std::string FetchNodeName(const Output& t);
 /// without repeats), `targets` its nodes; `client` is the device that feeds
 /// and fetches (CPU:0).
 ///
-/// Keeps the nodes whose kernels the fetches and targets need (NodesToRun:
-/// a stateless node that only control edges reach is left out, its
-/// successors waiting for what it waited for) in their order, each with its
+/// Keeps the nodes that the fetches and targets need (PruneForFetches) in
+/// their order, each with its
 /// assigned device as both requested and assigned device; adds a _Recv per fed
 /// tensor that is used, and a _Send per fetch, as the file comment says.
 /// Errors: an unfed placeholder that a fetch or target needs (chapter 2's "You
