@@ -291,12 +291,11 @@ void MlpScaling(const Batches& data, bool quick, tf::bench::Results* results) {
 // --8<-- [start:remapper_bench]
 // The MLP's training step with the session's remapper off and on (each
 // layer's MatMul, bias add and ReLU as one _FusedMatMul node, or as three),
-// windows of the two taken in turn: a table of `results`.
-void MlpRemapper(const Batches& data, bool quick,
+// `windows` windows of `steps` steps of the two taken in turn, at each
+// thread count: a table of `results`.
+void MlpRemapper(const Batches& data, int windows, int steps,
                  const std::vector<int>& thread_counts,
                  tf::bench::Results* results) {
-  const int windows = quick ? 2 : 7;
-  const int steps = quick ? 20 : 300;
   tf::Graph graph;
   tf::graph_scope use(graph);
   tf::set_random_seed(1);
@@ -539,7 +538,7 @@ int main(int argc, char** argv) {
   }
 
   MlpScaling(data, quick, &results);
-  MlpRemapper(data, quick, thread_counts, &results);
+  MlpRemapper(data, windows, mlp_steps, thread_counts, &results);
 
   const GradientsBuild grads = TimeGradients(quick ? 3 : 20);
   results.Table("Building the MLP's backward graph with tf::gradients",
