@@ -16,8 +16,10 @@
 // Then: what a second thread gives the MLP, against what it gives a plain
 // Eigen GEMM of the step's five matrix products (the work that splits best),
 // both at 1 and 2 threads, windows of the two thread counts taken in turn so
-// that a change in the machine's load falls on both. And the time
-// tf::gradients takes to build the MLP's backward graph.
+// that a change in the machine's load falls on both. The MLP's step with
+// the session's remapper off and on (graph_rewrite.h: each layer as one
+// _FusedMatMul or as MatMul, bias add and ReLU). And the time tf::gradients
+// takes to build the MLP's backward graph.
 //
 // benchmarks/train/compare.sh runs the same models in TensorFlow
 // (tf_train.py) and PyTorch (torch_train.py) first and hands their lines to
@@ -139,8 +141,12 @@ Model Mlp() {
 // A model's training session: the steps feed the batches of `data` in turn.
 class Trainer {
  public:
-  Trainer(const Model& model, const Batches& data)
-      : model_(model), data_(data), init_(tf::global_variables_initializer()) {
+  Trainer(const Model& model, const Batches& data,
+          const tf::ConfigProto& config = {})
+      : model_(model),
+        data_(data),
+        sess_(config),
+        init_(tf::global_variables_initializer()) {
     sess_.run(init_);
     for (int i = 0; i < 20; ++i) Step();  // Plans the run; warms the caches.
   }
@@ -281,6 +287,46 @@ void MlpScaling(const Batches& data, bool quick, tf::bench::Results* results) {
                 "fraction of theirs: " +
                 Fixed(minitf_speedup / eigen_speedup, 2) + ".");
 }
+
+// --8<-- [start:remapper_bench]
+// The MLP's training step with the session's remapper off and on (each
+// layer's MatMul, bias add and ReLU as one _FusedMatMul node, or as three),
+// `windows` windows of `steps` steps of the two taken in turn, at each
+// thread count: a table of `results`.
+void MlpRemapper(const Batches& data, int windows, int steps,
+                 const std::vector<int>& thread_counts,
+                 tf::bench::Results* results) {
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::set_random_seed(1);
+  const Model mlp = Mlp();
+  tf::ConfigProto off;
+  off.graph_options.rewrite_options.remapping = tf::RewriterConfig::OFF;
+  Trainer unfused(mlp, data, off);
+  Trainer fused(mlp, data);
+  results->Table(
+      "The session's graph rewrite: the MLP's training step with the "
+      "remapper off (MatMul, bias add and ReLU apart) and on (_FusedMatMul)",
+      {"threads", "remapper off, µs", "remapper on, µs", "off ÷ on"});
+  for (int threads : thread_counts) {
+    tf::kernels::SetNumThreads(threads);
+    std::vector<double> us[2];
+    for (int w = 0; w < windows; ++w) {
+      us[0].push_back(unfused.Window(steps) / steps * 1e6);
+      us[1].push_back(fused.Window(steps) / steps * 1e6);
+    }
+    results->Row({std::to_string(threads), MedianRange(us[0], 0),
+                  MedianRange(us[1], 0),
+                  Fixed(Median(us[0]) / Median(us[1]), 2) + "×"});
+  }
+  tf::kernels::SetNumThreads(1);
+  results->Note("Microseconds a step: median (range) over " +
+                std::to_string(windows) + " windows of " +
+                std::to_string(steps) +
+                " steps each, the two sessions taken in turn; off ÷ on: the "
+                "ratio of the medians, above 1 where fusing is faster.");
+}
+// --8<-- [end:remapper_bench]
 
 // tf::gradients on the MLP's loss: the best time over `reps` builds, in
 // milliseconds, each in a new graph (the forward graph built untimed); the
@@ -492,6 +538,7 @@ int main(int argc, char** argv) {
   }
 
   MlpScaling(data, quick, &results);
+  MlpRemapper(data, windows, mlp_steps, thread_counts, &results);
 
   const GradientsBuild grads = TimeGradients(quick ? 3 : 20);
   results.Table("Building the MLP's backward graph with tf::gradients",

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -17,6 +19,7 @@
 #include "minitf/graph/local_session.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/ops/nn_ops.h"
 #include "minitf/graph/ops/random_ops.h"
 #include "minitf/graph/run_metadata.h"
 #include "minitf/graph/scope.h"
@@ -590,6 +593,60 @@ TEST_F(DirectSessionTest, TrainsBitForBitAsChapterTwosSession) {
           << fetches[i] << " at step " << step << ": " << l << " vs " << d;
     }
   }
+}
+
+// The op of each node of the partition graphs a traced run of `fetch` on
+// `session` ran, by name; and the names of the nodes whose kernels ran.
+struct RanGraphs {
+  std::map<std::string, std::string> op_of;
+  std::set<std::string> ran;
+};
+RanGraphs RunTraced(DirectSession* session, const std::string& fetch,
+                    std::vector<Tensor>* out) {
+  RunMetadata metadata;
+  Status s = session->Run(RunOptions{.trace_level = RunOptions::FULL_TRACE,
+                                     .output_partition_graphs = true},
+                          {}, {fetch}, {}, out, &metadata);
+  EXPECT_TRUE(s.ok()) << s;
+  RanGraphs ran;
+  for (const GraphDef& g : metadata.partition_graphs) {
+    for (const auto& n : g.node()) ran.op_of[n.name()] = n.op();
+  }
+  for (const DeviceStepStats& d : metadata.step_stats.dev_stats) {
+    for (const NodeExecStats& n : d.node_stats) ran.ran.insert(n.node_name);
+  }
+  return ran;
+}
+
+// x w + b, then Relu, with the chain on `device`.
+Output Layer(const char* device) {
+  device_scope on(device);
+  Output x = constant({1.f, -2.f, 3.f, 4.f}, {2, 2}, "x");
+  Output w = constant({1.f, 2.f, -3.f, 4.f}, {2, 2}, "w");
+  Output b = constant({0.5f, -9.f}, {2}, "b");
+  return nn::relu(nn::bias_add(matmul(x, w, false, false, "mm"), b, "ba"), "r");
+}
+
+TEST_F(DirectSessionTest, TheRemapperFusesOnTheCpu) {
+  Output r = Layer("/cpu:0");
+  std::vector<Tensor> fused, unfused;
+  RanGraphs ran = RunTraced(MakeSession().get(), r.name(), &fused);
+  EXPECT_EQ(ran.op_of["r"], "_FusedMatMul");
+  EXPECT_EQ(ran.op_of.count("mm"), 0u);
+  ConfigProto off;
+  off.graph_options.rewrite_options.remapping = RewriterConfig::OFF;
+  ran = RunTraced(MakeSession(off).get(), r.name(), &unfused);
+  EXPECT_EQ(ran.op_of["r"], "Relu");
+  EXPECT_EQ(Str(fused[0]), Str(unfused[0]));
+}
+
+TEST_F(DirectSessionTest, TheRemapperLeavesADeviceWithoutTheFusedKernel) {
+  Output r = Layer("/gpu:0");
+  std::vector<Tensor> out;
+  RanGraphs ran =
+      RunTraced(MakeSession(testing::VirtualGpus(1)).get(), r.name(), &out);
+  EXPECT_EQ(ran.op_of["mm"], "MatMul");
+  EXPECT_EQ(ran.op_of["r"], "Relu");
 }
 
 }  // namespace

@@ -14,9 +14,11 @@
 namespace minitf {
 namespace {
 
-// The ops TensorFlow runs on the CPU only.
+// The ops TensorFlow runs on the CPU only; and _FusedMatMul, which
+// TensorFlow also runs on GPUs but whose only kernel here is the CPU's, so
+// the remapper (graph_rewrite.h) leaves a GPU's layers unfused.
 const std::set<std::string> kCpuOnly = {"ScalarSummary", "HistogramSummary",
-                                        "MergeSummary"};
+                                        "MergeSummary", "_FusedMatMul"};
 
 // A new op with a CPU kernel must be decided on: given a GPU alias in
 // virtual_gpu_kernels.cc, or listed here as CPU-only.

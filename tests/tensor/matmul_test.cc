@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -137,6 +138,38 @@ TEST_P(MatMulTest, ReusedBuffersGiveFreshResults) {
   CheckShape<float>(300, 400, 100, 1e-5);
 }
 
+// FusedMatMul: the product's reference plus the bias, clipped at 0 when
+// asked, for every transpose; [600,300] splits the bias add's rows between
+// the threads.
+TEST_P(MatMulTest, FusedMatchesProductPlusBiasThenRelu) {
+  for (auto [m, k, n] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {5, 7, 9}, {100, 784, 10}, {600, 40, 300}}) {
+    std::mt19937 gen(static_cast<uint32_t>(m + k + n));
+    const Tensor bias =
+        RandomMatrix<float>(1, n, &gen).Reshaped(TensorShape({n})).value();
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        const Tensor a = ta ? RandomMatrix<float>(k, m, &gen)
+                            : RandomMatrix<float>(m, k, &gen);
+        const Tensor b = tb ? RandomMatrix<float>(n, k, &gen)
+                            : RandomMatrix<float>(k, n, &gen);
+        const std::vector<double> product = Reference<float>(a, b, ta, tb);
+        for (bool relu : {false, true}) {
+          StatusOr<Tensor> c = FusedMatMul(a, b, bias, ta, tb, relu);
+          ASSERT_TRUE(c.ok()) << c.status();
+          for (int64_t i = 0; i < m * n; ++i) {
+            double want = product[i] + bias.data<float>()[i % n];
+            if (relu) want = std::max(want, 0.0);
+            ASSERT_NEAR(c->data<float>()[i], want, 1e-5 * std::sqrt(k))
+                << m << "x" << k << "x" << n << " ta=" << ta << " tb=" << tb
+                << " relu=" << relu << " at " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, MatMulTest, ::testing::Values(1, 2, 3),
                          [](const ::testing::TestParamInfo<int>& info) {
                            return std::to_string(info.param) + "Threads";
@@ -149,6 +182,22 @@ TEST(MatMulErrorTest, InnerDimensionsMustAgree) {
   EXPECT_EQ(c.status().code(), error::INVALID_ARGUMENT);
   EXPECT_EQ(c.status().message(),
             "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3]");
+}
+
+// A bias of the wrong length fails as BiasAdd does; so does another dtype.
+TEST(MatMulErrorTest, FusedBiasMustFitTheProduct) {
+  const Tensor a(DT_FLOAT, TensorShape({2, 3}));
+  const Tensor b(DT_FLOAT, TensorShape({3, 4}));
+  StatusOr<Tensor> c =
+      FusedMatMul(a, b, Tensor(DT_FLOAT, TensorShape({3})), false, false, true);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), error::INVALID_ARGUMENT);
+  EXPECT_EQ(c.status().message(),
+            "Must provide as many biases as the last dimension of the input "
+            "tensor: [3] vs. [2,4]");
+  c = FusedMatMul(a, b, Tensor(DT_DOUBLE, TensorShape({4})), false, false,
+                  true);
+  EXPECT_EQ(c.status().code(), error::INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -284,6 +284,9 @@ TEST(TowersTest, SoftPlacementMovesTheMissingTowers) {
     ConfigProto config{.allow_soft_placement = true,
                        .gpu_options = {.virtual_gpus = gpus}};
     if (gpus == 0) config.device_count = {{"GPU", 0}};
+    // The user's nodes as placed: on the CPU the remapper would run each
+    // tower's MatMul inside a _FusedMatMul of another name.
+    config.graph_options.rewrite_options.remapping = RewriterConfig::OFF;
     Session sess(config);
     sess.run(global_variables_initializer());
     auto devices = PlacedDevices(sess, total, FeedAll(towers));

@@ -110,6 +110,21 @@ const std::map<std::string, Case>& Cases() {
       {"Softmax", [](Output x) { return nn::softmax(x * Other()); }},
       {"LogSoftmax", [](Output x) { return nn::log_softmax(x * Other()); }},
       {"BiasAdd", [](Output x) { return nn::bias_add(x * x, Row()); }},
+      {"_FusedMatMul",
+       [](Output x) {
+         // relu(x (x Other)^T - rowsums(x)): a, b and the bias all move.
+         Output b = x * Other();
+         Output bias = negative(reduce_sum(x, 1));
+         return ops::AddOp(
+             NodeBuilder("_FusedMatMul", "fused_matmul")
+                 .Input(x)
+                 .Input(b)
+                 .Input(std::vector<Output>{bias})
+                 .Attr("transpose_b", true)
+                 .Attr("fused_ops",
+                       std::vector<std::string>{"BiasAdd", "Relu"}),
+             {x, b, bias});
+       }},
       {"SoftmaxCrossEntropyWithLogits",
        [](Output x) {
          return nn::softmax_cross_entropy_with_logits(nn::softmax(x), x * 2.0);

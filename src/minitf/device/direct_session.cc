@@ -16,6 +16,7 @@
 #include "minitf/graph/executor.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
+#include "minitf/graph/graph_rewrite.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/run_metadata.h"
 #include "minitf/graph/run_signature.h"
@@ -134,6 +135,27 @@ CallerParts PartsTheCallerStarts(int inline_part, int num_parts, bool timed,
   }
   return parts;
 }
+
+// --8<-- [start:optimized_graph]
+// The optimized graph (graph_rewrite.h) of a placed client graph. The
+// passes run after placement, as Grappler does in TensorFlow's session, so
+// that a fusion happens only where the node's device has the fused kernel:
+// a node on a GPU keeps its ops when the GPU has no _FusedMatMul.
+StatusOr<std::unique_ptr<Graph>> OptimizedGraph(
+    std::unique_ptr<Graph> client, const DeviceSet& devices,
+    const ConfigProto& config, const std::vector<const Node*>& targets) {
+  GraphRewriteOptions rewrite{.config = &config};
+  for (const Node* n : targets) rewrite.preserve.insert(n->name());
+  rewrite.has_kernel = [&devices](const Node& n, std::string_view op) {
+    Device* d = devices.FindDeviceByName(n.assigned_device());
+    return d != nullptr &&
+           KernelRegistry::Global()->HasKernel(op, d->device_type());
+  };
+  TF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> optimized,
+                      GraphRewriteRegistry::Global()->Run(*client, rewrite));
+  return optimized != nullptr ? std::move(optimized) : std::move(client);
+}
+// --8<-- [end:optimized_graph]
 
 }  // namespace
 
@@ -305,6 +327,8 @@ StatusOr<std::shared_ptr<const DirectSession::Plan>> DirectSession::CreatePlan(
       std::unique_ptr<Graph> client,
       BuildClientGraph(*placed_, feeds_placed, fetches_placed, targets_placed,
                        client_device_->attributes()));
+  TF_ASSIGN_OR_RETURN(client, OptimizedGraph(std::move(client), device_set_,
+                                             options_.config, targets_placed));
   PartitionOptions popts;
   popts.incarnation = [this](const std::string& name) -> uint64_t {
     Device* d = device_set_.FindDeviceByName(name);

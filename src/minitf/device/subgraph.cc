@@ -9,20 +9,6 @@
 
 namespace minitf {
 
-NodeSpec NodeSpecOf(const Node& n) {
-  NodeSpec spec;
-  spec.name = n.name();
-  spec.op_def = &n.op_def();
-  spec.attrs = n.attrs();
-  spec.output_types = n.output_types();
-  spec.output_shapes.reserve(n.num_outputs());
-  for (int i = 0; i < n.num_outputs(); ++i) {
-    spec.output_shapes.push_back(n.output_shape(i));
-  }
-  spec.requested_device = n.requested_device();
-  return spec;
-}
-
 namespace {
 
 // A _Send or _Recv of the client device, for a feed or a fetch of `t`.

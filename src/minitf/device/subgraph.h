@@ -41,11 +41,6 @@ namespace minitf {
 /// `source`, made by earlier calls, so that a node has the same id in both.
 Status CopyNewNodes(const Graph& source, Graph* dest);
 
-/// A spec for a copy of `n` in another graph: its name, op, attrs, output
-/// types and shapes and requested device; the edges are left to the caller,
-/// who must point them at nodes of the other graph.
-NodeSpec NodeSpecOf(const Node& n);
-
 /// The names the rewrite gives the nodes of a feed and of a fetch of
 /// tensor `t`: "_recv_x_0", "_send_c_0".
 std::string FeedNodeName(const Output& t);
@@ -57,11 +52,12 @@ std::string FetchNodeName(const Output& t);
 /// and fetches (CPU:0).
 ///
 /// Keeps the nodes that the fetches and targets need (PruneForFetches) in
-/// their order, each with its assigned device as both requested and
-/// assigned device; adds a _Recv per fed tensor that is used, and a _Send
-/// per fetch, as the file comment says. Errors: an unfed placeholder that a
-/// fetch or target needs (chapter 2's "You must feed a value for placeholder
-/// tensor ..."), a node without an assigned device (Internal).
+/// their order, each with its
+/// assigned device as both requested and assigned device; adds a _Recv per fed
+/// tensor that is used, and a _Send per fetch, as the file comment says.
+/// Errors: an unfed placeholder that a fetch or target needs (chapter 2's "You
+/// must feed a value for placeholder tensor ..."), a node without an assigned
+/// device (Internal).
 StatusOr<std::unique_ptr<Graph>> BuildClientGraph(
     const Graph& placed, const std::vector<Output>& feeds,
     const std::vector<Output>& fetches, const std::vector<const Node*>& targets,

@@ -50,6 +50,21 @@ struct GPUOptions {
   bool emulate_gpu_kernels = false;
 };
 
+/// tf.RewriterConfig: which of the session's graph rewrites
+/// (graph_rewrite.h) run. Of TensorFlow's many toggles, the one of the
+/// rewrite this engine has.
+struct RewriterConfig {
+  enum Toggle { DEFAULT = 0, ON = 1, OFF = 2 };
+  /// The remapper: MatMul -> BiasAdd [-> Relu] as one _FusedMatMul node.
+  /// DEFAULT is on, as in TensorFlow.
+  Toggle remapping = DEFAULT;
+};
+
+/// tf.GraphOptions: how a session treats the graph before it runs it.
+struct GraphOptions {
+  RewriterConfig rewrite_options = {};
+};
+
 /// tf.ConfigProto. Fields are in TensorFlow's order, so that designated
 /// initializers (which must follow declaration order) compile; every field
 /// has an initializer, so that leaving some out draws no compiler warning.
@@ -67,6 +82,7 @@ struct ConfigProto {
   int intra_op_parallelism_threads = 0;
   int inter_op_parallelism_threads = 0;
   GPUOptions gpu_options = {};
+  GraphOptions graph_options = {};
   /// The deadline, in milliseconds, of an op that blocks until other ops
   /// arrive (chapter 6's NCCL all-reduce waits for its other participants):
   /// past it the op fails with DeadlineExceeded. 0 lets each such op use its

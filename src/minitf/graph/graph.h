@@ -195,6 +195,11 @@ struct NodeSpec {
   std::string requested_device;
 };
 
+/// A spec for a copy of `n` in another graph: its name, op, attrs, output
+/// types and shapes and requested device; the edges are left to the caller,
+/// who must point them at nodes of the other graph.
+NodeSpec NodeSpecOf(const Node& n);
+
 /// A device function, TensorFlow's `with tf.device(fn)`: given a node being
 /// built, returns the device it should request. A plain string scope is a
 /// device function too (see scope.h).

@@ -35,12 +35,14 @@ namespace minitf {
 
 /// Invariants: kernels_[id] is null or the kernel of node `id`, created once;
 /// every cached plan refers only to kernels in kernels_, which live until the
-/// session is destroyed, so a plan in use stays valid even across Close().
+/// session is destroyed, and to the kernels it owns (of the nodes a graph
+/// rewrite made), so a plan in use stays valid even across Close().
 ///
 /// Algorithm of Run: build the signature key from the names; find the plan
-/// under the lock, or resolve the names, prune, sort, create the missing
-/// kernels and cache the new plan; check each fed value and convert it to
-/// its tensor's dtype (feed_value.h); execute the plan with this run's own
+/// under the lock, or resolve the names, rewrite a pruned copy of the graph
+/// when a rewrite pass applies (graph_rewrite.h), prune, sort, create the
+/// missing kernels and cache the new plan; check each fed value and convert it
+/// to its tensor's dtype (feed_value.h); execute the plan with this run's own
 /// value storage.
 ///
 /// Thread safety: Run may be called from many threads at once: the plan cache
@@ -68,15 +70,26 @@ class LocalSession : public SessionInterface {
   int num_cached_plans() const;
 
  private:
+  // A plan and what it runs: the graph the rewrite stage made for it
+  // (graph_rewrite.h), or null for the user's graph, and the kernels of
+  // that graph's nodes that are not the user's.
+  struct Plan {
+    std::unique_ptr<Graph> graph;
+    std::vector<std::unique_ptr<OpKernel>> owned_kernels;
+    std::unique_ptr<ExecutionPlan> steps;
+  };
   // Resolves the names and builds the plan of one signature.
   // REQUIRES: called by plans_ (under its lock).
-  StatusOr<std::shared_ptr<const ExecutionPlan>> CreatePlan(
+  StatusOr<std::shared_ptr<const Plan>> CreatePlan(
       const std::vector<std::pair<std::string, Tensor>>& feeds,
       const std::vector<std::string>& fetch_names,
       const std::vector<std::string>& target_names);
-  // The kernel of `node`, created on first use. REQUIRES: called by
-  // plans_, whose lock guards kernels_.
-  StatusOr<OpKernel*> KernelFor(const Node& node);
+  // The kernel of `node`, created on first use: the user's node of that
+  // name, op and attrs shares one kernel across plans; another node's (a
+  // rewrite's) goes to `owned`. REQUIRES: called by plans_, whose lock
+  // guards kernels_.
+  StatusOr<OpKernel*> KernelFor(const Node& node,
+                                std::vector<std::unique_ptr<OpKernel>>* owned);
 
   const SessionOptions options_;
   const std::shared_ptr<Graph> graph_;
@@ -85,7 +98,7 @@ class LocalSession : public SessionInterface {
   std::atomic<bool> closed_{false};
 
   std::vector<std::unique_ptr<OpKernel>> kernels_;  // By node id.
-  PlanCache<ExecutionPlan> plans_;
+  PlanCache<Plan> plans_;
 };
 
 /// The name LocalSession's factory is registered under.

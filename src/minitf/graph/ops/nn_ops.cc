@@ -33,7 +33,45 @@ Status BiasAddShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// _FusedMatMul: MatMul's shape (its own shape function decides it), and a
+// bias that fits its columns as BiasAdd's does.
+Status FusedMatMulShape(InferenceContext* c) {
+  TF_ASSIGN_OR_RETURN(const OpDef* matmul,
+                      OpRegistry::Global()->LookUp("MatMul"));
+  TF_RETURN_IF_ERROR(matmul->shape_fn(c));
+  const TensorShape product = c->output(0);
+  int64_t cols = product.dim_size(1);
+  for (int i = 2; i < c->num_inputs(); ++i) {
+    TensorShape bias;
+    TF_RETURN_IF_ERROR(InferenceContext::WithRank(c->input(i), 1, &bias));
+    TF_RETURN_IF_ERROR(InferenceContext::Merge(cols, bias.dim_size(0), &cols));
+  }
+  c->set_output(0, TensorShape({product.dim_size(0), cols}));
+  return Status::OK();
+}
+
 }  // namespace
+
+// --8<-- [start:register_fused_matmul]
+// TensorFlow's own op, which its remapper makes and no Python API builds:
+// a MatMul whose output goes through the ops named in fused_ops, args being
+// their extra inputs (the bias). epsilon and leakyrelu_alpha serve fusions
+// this engine does not make. TensorFlow's T is {bfloat16, half, float};
+// this engine, without 16-bit floats, takes float and double.
+MINITF_REGISTER_OP("_FusedMatMul")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("args: num_args * T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("T: {float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(FusedMatMulShape);
+// --8<-- [end:register_fused_matmul]
 
 MINITF_REGISTER_OP("Relu")
     .Input("features: T")

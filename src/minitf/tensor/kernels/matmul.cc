@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <type_traits>
 
 #include "minitf/tensor/kernels/checks.h"
@@ -103,6 +104,56 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b, bool transpose_a,
     }
   });
   TF_RETURN_IF_ERROR(status);
+  return out;
+}
+
+namespace {
+
+// --8<-- [start:fused_tail]
+// out:[m,n] = max(out + bias, 0) (or out + bias) on rows [begin, end): one
+// read and one write of each value, where BiasAdd and Relu make two of each
+// and a tensor apiece.
+template <typename T>
+void BiasAddRelu(const Tensor& bias, bool relu, int64_t begin, int64_t end,
+                 Tensor* out) {
+  const int64_t n = out->dim_size(1);
+  using Rows = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> b(bias.data<T>(), n);
+  Eigen::Map<Rows> z(out->data<T>() + begin * n, end - begin, n);
+  if (relu) {
+    z = (z.rowwise() + b).cwiseMax(T(0));
+  } else {
+    z.rowwise() += b;
+  }
+}
+// --8<-- [end:fused_tail]
+
+}  // namespace
+
+StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
+                             const Tensor& bias, bool transpose_a,
+                             bool transpose_b, bool relu) {
+  if (a.dtype() != DT_FLOAT && a.dtype() != DT_DOUBLE) {
+    return errors::InvalidArgument("_FusedMatMul has no kernel for dtype ",
+                                   DataTypeString(a.dtype()));
+  }
+  TF_ASSIGN_OR_RETURN(Tensor out, MatMul(a, b, transpose_a, transpose_b));
+  TF_RETURN_IF_ERROR(CheckSameDType("_FusedMatMul", a, bias));
+  TF_RETURN_IF_ERROR(CheckBiasAdd(out, bias));
+  // The rows split between the threads as the GEMM's work would be.
+  const int64_t m = out.dim_size(0);
+  const int threads = std::max<int64_t>(
+      1, std::min<int64_t>(omp_in_parallel() ? 1 : IntraOpThreads(),
+                           out.NumElements() / (1 << 16)));
+  SwitchDType(a.dtype(), [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (threads <= 1) return BiasAddRelu<T>(bias, relu, 0, m, &out);
+      ParallelFor(threads, [&](int t) {
+        BiasAddRelu<T>(bias, relu, m * t / threads, m * (t + 1) / threads,
+                       &out);
+      });
+    }
+  });
   return out;
 }
 

@@ -25,6 +25,18 @@ namespace minitf::kernels {
 StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
                         bool transpose_a = false, bool transpose_b = false);
 
+/// MatMul, BiasAdd and, when `relu`, Relu in one kernel: TensorFlow's
+/// _FusedMatMul with fused_ops ["BiasAdd"] or ["BiasAdd", "Relu"].
+/// a:[m,k] b:[k,n] bias:[n] -> [m,n] = max(op(a) op(b) + bias, 0). The GEMM
+/// writes the product; the bias and the activation are then applied to it
+/// in one pass, its rows split between the threads, while the cache still
+/// holds it: one read and write of the product where BiasAdd and Relu make
+/// two, and no tensor of their own. float and double. Errors: MatMul's, then
+/// BiasAdd's (CheckBiasAdd) for a bias that does not fit the product.
+StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
+                             const Tensor& bias, bool transpose_a,
+                             bool transpose_b, bool relu);
+
 /// Threads used by matmul and by the optimizers' updates of large
 /// variables (Eigen's setting, also given to OpenMP): the calling thread and
 /// n - 1 of the process's intra-op pool (intra_op.h); by default, one per

@@ -63,8 +63,34 @@ Grads XentGrad(const Operation& op, const Grads& g) {
 }
 // --8<-- [end:xent_grad]
 
+// --8<-- [start:fused_matmul_grad]
+// _FusedMatMul, z = act(op(a) op(b) + bias): back through the activation
+// (ReluGrad on the fused output, which is > 0 exactly where the sum is),
+// then the bias's gradient as BiasAdd's and a's and b's as MatMul's, whose
+// gradient function reads the same inputs and transpose attrs from this
+// op. TensorFlow registers no gradient for the op: its remapper makes it
+// only in graphs that are run, after tf.gradients has built the backward
+// pass from the unfused ops.
+Grads FusedMatMulGrad(const Operation& op, const Grads& g) {
+  const auto fused_ops =
+      GetAttr<std::vector<std::string>>(op.node()->attrs(), "fused_ops")
+          .value();
+  const bool relu = fused_ops == std::vector<std::string>{"BiasAdd", "Relu"};
+  if (!relu && fused_ops != std::vector<std::string>{"BiasAdd"}) {
+    throw errors::UnimplementedError(
+        StrCat("Gradient of _FusedMatMul '", op.name(),
+               "' with fused_ops other than [BiasAdd] or [BiasAdd, Relu]"));
+  }
+  Output dz = relu ? ReluGrad(op, g)[0] : g[0];
+  Grads grads = (*GradientRegistry::Global()->Lookup("MatMul"))(op, {dz});
+  grads.push_back(reduce_sum(dz, std::vector<int>{0}));
+  return grads;
+}
+// --8<-- [end:fused_matmul_grad]
+
 }  // namespace
 
+MINITF_REGISTER_GRADIENT("_FusedMatMul", FusedMatMulGrad);
 MINITF_REGISTER_GRADIENT("Relu", ReluGrad);
 MINITF_REGISTER_GRADIENT("Softmax", SoftmaxGrad);
 MINITF_REGISTER_GRADIENT("LogSoftmax", LogSoftmaxGrad);
