@@ -129,7 +129,10 @@ wait_exit() {
 # steps, not the updates: only global_step is checked). Where a restore ran
 # while another worker trained ($skew_slack 1, chief_restarted), one of that
 # worker's steps may fall between the restore's two assignments and move
-# the difference by one; no more.
+# the difference by one; no more. So may a killed worker's last step
+# (worker_killed): the ps cancels a RunGraph whose caller has gone, and a
+# step cancelled after global_step's update and before count's keeps the
+# first, as any cancelled step keeps the updates it has made.
 skew=0
 skew_slack=0
 check_done() {
@@ -229,6 +232,7 @@ worker_killed)
   start_cluster
   kill_worker "$w1_pid"
   wait_exit "$w0_pid" 45 || fail "the chief exited with $?"
+  skew_slack=1
   check_done w0.log
   read -r s t < <(first_step_after w0.log "$t_kill")
   grep -q '^done:.*recoveries=0' "$work/w0.log" ||
