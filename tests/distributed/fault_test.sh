@@ -343,8 +343,16 @@ sync_worker_killed_times_out)
   t_exit=$(now_ms)
   [ "$rc" = 1 ] || fail "the chief exited with $rc, not 1 (an error)"
   line=$(grep '^error:' "$work/w0.log") || fail "the chief printed no error"
-  echo "$line" | grep -q '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms (3000 ms); still waiting for: take_grad on ' ||
-    fail "not the timeout's error, naming the accumulator it waited on: $line"
+  # Two of the chief's steps wait, each under the same timeout: its queue
+  # runner's on the accumulator (take_grad), and its training step on the
+  # token queue the runner fills. Whichever began first times out first:
+  # usually the runner's, whose error closes the queue and ends the loop;
+  # else the training step's, and the runner's follows when the session
+  # closes. Either way the log names the accumulator.
+  echo "$line" | grep -Eq '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms \(3000 ms\); still waiting for: .*(take_grad on |dequeue on sync_token_q)' ||
+    fail "not the timeout's error, naming what the step waited on: $line"
+  grep -q 'still waiting for: .*take_grad on ' "$work/w0.log" ||
+    fail "no error of the chief names the accumulator the updates waited on"
   t_err=$(echo "$line" | sed 's/.*t_ms=//')
   t_last=$(awk -F'[= ]' '/^step:/ {t = $5} END {print t}' "$work/w0.log")
   waited=$((t_err - t_last))
