@@ -6,14 +6,14 @@
 // x86), and leaves it apart without oneDNN.
 //
 // The fused kernel computes the product and then adds the bias and applies
-// Relu to it in cache-sized blocks, where the three ops write three tensors
-// and read two of them back. The rewrite is only sound where no one else
-// sees the values it no longer makes: the MatMul's output and, when Relu is
-// fused, the BiasAdd's each have one reader, the next op of the chain; they
-// are not fed, fetched or targeted (the run would miss them); nothing waits
-// on them through a control edge; the chain runs on one device, which has
-// the fused kernel; and the dtype is float, the one the remapper fuses on
-// TensorFlow's CPU. The fused node takes the last node's name, attrs
+// Relu in one pass over it while it is still in cache, where the three ops
+// write three tensors and read two of them back. The rewrite is only sound
+// where no one else sees the values it no longer makes: the MatMul's output
+// and, when Relu is fused, the BiasAdd's each have one reader, the next op of
+// the chain; they are not fed, fetched or targeted (the run would miss them);
+// nothing waits on them through a control edge; the chain runs on one device,
+// which has the fused kernel; and the dtype is float, the one the remapper
+// fuses on TensorFlow's CPU. The fused node takes the last node's name, attrs
 // fused_ops ["BiasAdd", "Relu"] or ["BiasAdd"], num_args 1 and epsilon 0,
 // and the union of the chain's control inputs.
 #include <algorithm>
