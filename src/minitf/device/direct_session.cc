@@ -136,7 +136,6 @@ CallerParts PartsTheCallerStarts(int inline_part, int num_parts, bool timed,
   return parts;
 }
 
-// --8<-- [start:optimized_graph]
 // The optimized graph (graph_rewrite.h) of a placed client graph. The
 // passes run after placement, as Grappler does in TensorFlow's session, so
 // that a fusion happens only where the node's device has the fused kernel:
@@ -155,7 +154,6 @@ StatusOr<std::unique_ptr<Graph>> OptimizedGraph(
                       GraphRewriteRegistry::Global()->Run(*client, rewrite));
   return optimized != nullptr ? std::move(optimized) : std::move(client);
 }
-// --8<-- [end:optimized_graph]
 
 }  // namespace
 

@@ -41,7 +41,6 @@ StatusOr<OpKernel*> LocalSession::KernelFor(
   return kernel.get();
 }
 
-// --8<-- [start:create_plan]
 StatusOr<std::shared_ptr<const LocalSession::Plan>> LocalSession::CreatePlan(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
@@ -68,7 +67,6 @@ StatusOr<std::shared_ptr<const LocalSession::Plan>> LocalSession::CreatePlan(
                 }));
   return std::shared_ptr<const Plan>(std::move(plan));
 }
-// --8<-- [end:create_plan]
 
 Status LocalSession::Run(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
