@@ -200,5 +200,16 @@ TEST(MatMulErrorTest, FusedBiasMustFitTheProduct) {
   EXPECT_EQ(c.status().code(), error::INVALID_ARGUMENT);
 }
 
+// Only float and double products have the fused kernel.
+TEST(MatMulErrorTest, FusedMatMulOfIntegersHasNoKernel) {
+  const Tensor a(DT_INT32, TensorShape({2, 3}));
+  const Tensor b(DT_INT32, TensorShape({3, 4}));
+  StatusOr<Tensor> c =
+      FusedMatMul(a, b, Tensor(DT_INT32, TensorShape({4})), false, false, true);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), error::INVALID_ARGUMENT);
+  EXPECT_EQ(c.status().message(), "_FusedMatMul has no kernel for dtype int32");
+}
+
 }  // namespace
 }  // namespace minitf::kernels
