@@ -160,6 +160,36 @@ TEST(IntraOpTest, AShardOnThePoolDoesNotWaitForItsOwnPool) {
   EXPECT_EQ(pool.scheduled, 1);  // only the outer task
 }
 
+TEST(IntraOpTest, SplitsBackToBackOnSeveralPoolsEachRunEveryShardOnce) {
+  // After its shards a pool thread stays awake for a while, watching for
+  // the next split, and goes back to its pool's loop when one begins, on
+  // whichever pool: two callers alternating between two pools and the
+  // process's, split after split, must each see every shard run once, and
+  // none may wait for a thread that is lingering on another pool's behalf.
+  const int before = GetNumThreads();
+  SetNumThreads(2);
+  CountingPool first(2), second(1);
+  std::atomic<int> wrong{0};
+  auto splits = [&](int caller) {
+    for (int round = 0; round < 300; ++round) {
+      Eigen::ThreadPoolInterface* pools[] = {&first, &second, nullptr};
+      ScopedIntraOpPool on(pools[(round + caller) % 3]);
+      const int n = 1 + (round % 5);
+      std::vector<std::atomic<int>> runs(n);
+      ParallelFor(n, [&](int i) { ++runs[i]; });
+      for (int i = 0; i < n; ++i) wrong += runs[i] != 1;
+    }
+  };
+  const bool in_time = ReturnsInTime([&] {
+    std::thread other(splits, 1);
+    splits(0);
+    other.join();
+  });
+  SetNumThreads(before);
+  EXPECT_TRUE(in_time) << "a split waited for a lingering thread";
+  EXPECT_EQ(wrong, 0) << "shards run other than once";
+}
+
 TEST(IntraOpTest, MatMulSplitsOnThePoolAndComputesTheSame) {
   Tensor a(DT_FLOAT, TensorShape({256, 192}));
   Tensor b(DT_FLOAT, TensorShape({192, 320}));

@@ -57,7 +57,8 @@ int IntraOpThreads();
 /// start may run none, and the caller then runs them all. n <= 1, one
 /// thread, or a caller that is itself one of the pool's threads (which must
 /// not wait for its own pool) runs them one after another on the calling
-/// thread.
+/// thread. A pool thread that has run its shards stays awake for up to 100
+/// µs, watching for the next split, before its pool lets it sleep.
 void ParallelFor(int n, const std::function<void(int)>& fn);
 
 }  // namespace minitf::kernels

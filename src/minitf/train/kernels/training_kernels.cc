@@ -186,19 +186,23 @@ class ApplyAdamOp : public ApplyKernel<ApplyAdamOp> {
               int64_t count) const {
     constexpr int64_t kBlock = 64;
     const Hyper<T> h(ctx);
+    // The four arrays' maps once per call, not once per block: each flat()
+    // checks the tensor's dtype and buffer, a call that costs as much as a
+    // block's arithmetic over 64 values takes.
+    auto var = vars[0]->flat<T>();
+    auto m = vars[1]->flat<T>();
+    auto v = vars[2]->flat<T>();
+    auto grad = ctx->input(9).flat<T>();
     int64_t i = 0;
     for (; i + kBlock <= count; i += kBlock) {
       const int64_t at = begin + i;
-      Step(h, vars[0]->flat<T>().template segment<kBlock>(at),
-           vars[1]->flat<T>().template segment<kBlock>(at),
-           vars[2]->flat<T>().template segment<kBlock>(at),
-           ctx->input(9).flat<T>().template segment<kBlock>(at));
+      Step(h, var.template segment<kBlock>(at), m.template segment<kBlock>(at),
+           v.template segment<kBlock>(at), grad.template segment<kBlock>(at));
     }
     if (i < count) {
-      Step(h, Values<T>(vars[0], begin + i, count - i),
-           Values<T>(vars[1], begin + i, count - i),
-           Values<T>(vars[2], begin + i, count - i),
-           Values<T>(ctx->input(9), begin + i, count - i));
+      const int64_t at = begin + i, rest = count - i;
+      Step(h, var.segment(at, rest), m.segment(at, rest), v.segment(at, rest),
+           grad.segment(at, rest));
     }
   }
 
