@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "minitf/tensor/kernels/matmul.h"
 #include "minitf/tensor/status.h"
@@ -50,14 +51,17 @@ constexpr std::chrono::microseconds kLinger(100);
 // The splits begun so far, so that a lingering thread sees the next one.
 std::atomic<uint64_t> splits_begun{0};
 
-// Busy-waits until a split after the `seen`-th has begun, on any pool, or
-// kLinger has passed. The thread then returns to its pool's loop, where the
-// new split's task, if it was for this pool, is waiting in the queue.
+// Polls until a split after the `seen`-th has begun, on any pool, or kLinger
+// has passed. The thread then returns to its pool's loop, where the new
+// split's task, if it was for this pool, is waiting in the queue. Between
+// looks it yields its core: on a machine with more threads than cores the
+// operating system may have put it on the core of the very thread whose
+// next split it waits for, and a thread that spun there would delay it.
 void Linger(uint64_t seen) {
   const auto until = std::chrono::steady_clock::now() + kLinger;
   while (splits_begun.load(std::memory_order_relaxed) == seen &&
          std::chrono::steady_clock::now() < until) {
-    _mm_pause();
+    std::this_thread::yield();
   }
 }
 // --8<-- [end:linger]
