@@ -53,8 +53,10 @@ struct Tile {
 /// The block sizes, from the caches of one core (32 KiB L1, 1 MiB L2 and a
 /// share of the L3 on the x86 CPUs of this course). kMc rows of a by kKc
 /// steps of depth is the packed block of a that every sliver of b meets:
-/// 10 tiles of rows by 4 KiB of depth a row, 400 KiB of floats, under half
-/// the L2 so that the slivers of b that stream through it do not evict it.
+/// the course's batch of 100 rows in whole tiles (10 of 10 rows, or 17 of
+/// 6 with 16 registers) by 4 KiB of depth a row, about 400 KiB of floats,
+/// under half the L2 so that the slivers of b that stream through it do not
+/// evict it; a batch of 100 is one block, so b streams past it once.
 /// A sliver of b (kKc x kNr, 128 KiB) is larger than the L1: it streams
 /// from the L2 in unit stride, which the hardware prefetcher keeps ahead
 /// of the loads. A deep block is worth that: each depth block reads and
@@ -64,7 +66,8 @@ struct Tile {
 template <typename T>
 struct Blocking {
   static constexpr int64_t kKc = 4096 / sizeof(T);
-  static constexpr int64_t kMc = 10 * Tile<T>::kMr;
+  static constexpr int64_t kMc =
+      (100 + Tile<T>::kMr - 1) / Tile<T>::kMr * Tile<T>::kMr;
   static constexpr int64_t kNc = 1024;
 };
 
