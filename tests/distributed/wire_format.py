@@ -135,6 +135,7 @@ MESSAGES = {
       graph_def { %s }
       config { device_count { key: "CPU" value: 1 } device_filters: "/job:ps"
                allow_soft_placement: true operation_timeout_in_ms: 5000
+               graph_options { rewrite_options { remapping: OFF } }
                cluster_def { %s } }
       target: "grpc://localhost:2222" """ % (GRAPH, CLUSTER),
     "CreateSessionResponse": 'session_handle: "5a1f" graph_version: 3',

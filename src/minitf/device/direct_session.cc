@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "minitf/device/graph_partition.h"
+#include "minitf/device/optimized_graph.h"
 #include "minitf/device/parallel_executor.h"
 #include "minitf/device/placer.h"
 #include "minitf/device/step_stats_collector.h"
@@ -16,7 +17,6 @@
 #include "minitf/graph/executor.h"
 #include "minitf/graph/feed_value.h"
 #include "minitf/graph/graph_def.h"
-#include "minitf/graph/graph_rewrite.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/run_metadata.h"
 #include "minitf/graph/run_signature.h"
@@ -134,25 +134,6 @@ CallerParts PartsTheCallerStarts(int inline_part, int num_parts, bool timed,
         parts.first == num_parts - 1 ? parts.first - 1 : num_parts - 1;
   }
   return parts;
-}
-
-// The optimized graph (graph_rewrite.h) of a placed client graph. The
-// passes run after placement, as Grappler does in TensorFlow's session, so
-// that a fusion happens only where the node's device has the fused kernel:
-// a node on a GPU keeps its ops when the GPU has no _FusedMatMul.
-StatusOr<std::unique_ptr<Graph>> OptimizedGraph(
-    std::unique_ptr<Graph> client, const DeviceSet& devices,
-    const ConfigProto& config, const std::vector<const Node*>& targets) {
-  GraphRewriteOptions rewrite{.config = &config};
-  for (const Node* n : targets) rewrite.preserve.insert(n->name());
-  rewrite.has_kernel = [&devices](const Node& n, std::string_view op) {
-    Device* d = devices.FindDeviceByName(n.assigned_device());
-    return d != nullptr &&
-           KernelRegistry::Global()->HasKernel(op, d->device_type());
-  };
-  TF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> optimized,
-                      GraphRewriteRegistry::Global()->Run(*client, rewrite));
-  return optimized != nullptr ? std::move(optimized) : std::move(client);
 }
 
 }  // namespace

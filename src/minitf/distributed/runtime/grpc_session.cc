@@ -13,6 +13,7 @@
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
+#include "minitf/graph/run_metadata.h"
 #include "minitf/graph/run_signature.h"
 
 namespace minitf {
@@ -118,7 +119,7 @@ Status GrpcSession::Run(
     const std::vector<std::pair<std::string, Tensor>>& feeds,
     const std::vector<std::string>& fetch_names,
     const std::vector<std::string>& target_names, std::vector<Tensor>* outputs,
-    RunMetadata* /*run_metadata*/) {
+    RunMetadata* run_metadata) {
   // The names as the graph spells them ("c" is "c:0"), checked as a local
   // session checks them: an unknown name, or a tensor fed twice, is refused
   // here with the local session's error.
@@ -146,6 +147,8 @@ Status GrpcSession::Run(
   for (const std::string& f : fetches.names) request.add_fetch(f);
   for (const Node* t : sig.targets) request.add_target(t->name());
   request.mutable_options()->set_timeout_in_ms(run_options.timeout_in_ms);
+  request.mutable_options()->set_output_partition_graphs(
+      run_options.output_partition_graphs);
   proto::RunStepResponse response;
   // The master ends the step itself at the timeout; a remote call's deadline
   // bounds the wait for its answer too, with a little slack for the answer
@@ -170,6 +173,10 @@ Status GrpcSession::Run(
   }
   outputs->clear();
   for (int slot : fetches.slot) outputs->push_back(values[slot]);
+  if (run_metadata != nullptr && run_options.output_partition_graphs) {
+    const auto& graphs = response.metadata().partition_graphs();
+    run_metadata->partition_graphs.assign(graphs.begin(), graphs.end());
+  }
   return Status::OK();
 }
 // --8<-- [end:run]

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "minitf/device/graph_partition.h"
+#include "minitf/device/optimized_graph.h"
 #include "minitf/device/placer.h"
 #include "minitf/device/rendezvous.h"
 #include "minitf/device/subgraph.h"
@@ -47,6 +48,9 @@ struct MasterSession::Step {
   // which the session's operation timeout bounds too (register).
   Limit run;
   Limit register_parts;
+  // RunOptions.output_partition_graphs: the answer carries the graph each
+  // device ran.
+  bool partition_graphs = false;
 };
 
 // Counts calls down; WaitAll returns when all are done. Add counts one more.
@@ -398,6 +402,10 @@ MasterSession::CutParts(const Step& step, Plan* plan) {
       std::unique_ptr<Graph> client,
       BuildClientGraph(graph_, sig.feeds, unique_fetches, sig.targets,
                        client_device_->attributes()));
+  // Optimized before it is cut, as DirectSession's (chapter 4): a worker
+  // registers _FusedMatMul where the client graph had MatMul -> BiasAdd.
+  TF_ASSIGN_OR_RETURN(client, OptimizedGraph(std::move(client), device_set_,
+                                             config_, sig.targets));
   PartitionOptions popts;
   popts.incarnation = [this](const std::string& name) -> uint64_t {
     Device* d = device_set_.FindDeviceByName(name);
@@ -548,6 +556,7 @@ StatusOr<MasterSession::Step> MasterSession::ReadStep(
   const int64_t run_ms = request.options().timeout_in_ms();
   step.run = {run_ms, DeadlineAfter(start, run_ms)};
   step.register_parts = step.run;
+  step.partition_graphs = request.options().output_partition_graphs();
   const int64_t op_ms = config_.operation_timeout_in_ms;
   if (op_ms > 0 && (!step.run.limited() || op_ms < step.run.ms)) {
     step.register_parts = {op_ms, DeadlineAfter(start, op_ms)};
@@ -571,6 +580,8 @@ StatusOr<MasterSession::RunGraphCalls> MasterSession::PrepareParts(
     request.set_session_handle(handle_);
     request.set_create_worker_session_called(true);
     if (step.run.limited()) calls[p]->opts.set_deadline(step.run.deadline);
+    request.mutable_exec_opts()->set_record_partition_graphs(
+        step.partition_graphs);
     if (plan.parts[p].task != plan.client_task) continue;
     for (size_t i = 0; i < step.feeds.size(); ++i) {
       TF_ASSIGN_OR_RETURN(Tensor value,
@@ -630,10 +641,16 @@ Status MasterSession::RunParts(const Plan& plan, int64_t step_id,
 
 // --8<-- [start:collect]
 // A worker answers in an order of its own: the values are matched by key.
+// The devices' graphs, when the step asks for them, come from every task.
 Status MasterSession::CollectFetches(const Plan& plan,
                                      const RunGraphCalls& calls,
                                      const Step& step,
                                      proto::RunStepResponse* response) const {
+  for (size_t i = 0; step.partition_graphs && i < calls.size(); ++i) {
+    for (const proto::GraphDef& graph : calls[i]->response.partition_graph()) {
+      *response->mutable_metadata()->add_partition_graphs() = graph;
+    }
+  }
   for (size_t i = 0; i < plan.parts.size(); ++i) {
     if (plan.parts[i].task != plan.client_task) continue;
     const proto::RunGraphRequest& asked = calls[i]->request;

@@ -95,6 +95,9 @@ proto::ConfigProto ConfigProtoToProto(const ConfigProto& config) {
   out.set_allow_soft_placement(config.allow_soft_placement);
   out.set_log_device_placement(config.log_device_placement);
   out.set_operation_timeout_in_ms(config.operation_timeout_in_ms);
+  out.mutable_graph_options()->mutable_rewrite_options()->set_remapping(
+      static_cast<proto::RewriterConfig::Toggle>(
+          config.graph_options.rewrite_options.remapping));
   return out;
 }
 
@@ -112,6 +115,17 @@ ConfigProto ConfigProtoFromProto(const proto::ConfigProto& config) {
   out.gpu_options.allow_growth = config.gpu_options().allow_growth();
   out.gpu_options.per_process_gpu_memory_fraction =
       config.gpu_options().per_process_gpu_memory_fraction();
+  // TensorFlow's other toggles (AGGRESSIVE, the MLIR ones) run the remapper
+  // too; this engine has one remapper, so they read as ON.
+  switch (config.graph_options().rewrite_options().remapping()) {
+    case proto::RewriterConfig::DEFAULT:
+      break;
+    case proto::RewriterConfig::OFF:
+      out.graph_options.rewrite_options.remapping = RewriterConfig::OFF;
+      break;
+    default:
+      out.graph_options.rewrite_options.remapping = RewriterConfig::ON;
+  }
   return out;
 }
 

@@ -210,6 +210,14 @@ Status Worker::RunGraph(const proto::RunGraphRequest& request,
     TF_RETURN_IF_ERROR(CheckSentValue(key, value));
     TF_RETURN_IF_ERROR(TensorToProto(value, out->mutable_tensor()));
   }
+  // The graph each of this task's devices ran, as TensorFlow's worker
+  // returns them for RunOptions.output_partition_graphs.
+  if (request.exec_opts().record_partition_graphs()) {
+    for (const Item::Part& part : item->parts) {
+      TF_RETURN_IF_ERROR(
+          ToGraphDef(*part.graph, response->add_partition_graph()));
+    }
+  }
   return Status::OK();
 }
 
