@@ -465,6 +465,13 @@ TEST_F(DirectSessionTest, ATracedRunReportsEveryNodePerDevice) {
   ASSERT_TRUE(
       session->Run(RunOptions{}, {}, {c.name()}, {}, &out, &untraced).ok());
   EXPECT_TRUE(untraced.step_stats.dev_stats.empty());
+  // A run's metadata reports that run alone, as TensorFlow's session.run
+  // replaces the whole RunMetadata: run again without asking, the same
+  // RunMetadata keeps neither the trace nor the graphs of the run before.
+  ASSERT_TRUE(
+      session->Run(RunOptions{}, {}, {c.name()}, {}, &out, &metadata).ok());
+  EXPECT_TRUE(metadata.step_stats.dev_stats.empty());
+  EXPECT_TRUE(metadata.partition_graphs.empty());
 }
 
 TEST_F(DirectSessionTest, KernelsSplitTheirWorkOnTheDevicesIntraOpPool) {

@@ -147,6 +147,13 @@ TEST_F(LayerTest, WithoutTheOptionNoGraphsComeBack) {
   RunMetadata metadata;
   sess.run({layer_.r}, FeedX(layer_), RunOptions{}, &metadata);
   EXPECT_TRUE(metadata.partition_graphs.empty());
+  // A run's metadata reports that run alone, as TensorFlow's session.run
+  // replaces the whole RunMetadata: an earlier run's graphs do not stay.
+  sess.run({layer_.r}, FeedX(layer_),
+           RunOptions{.output_partition_graphs = true}, &metadata);
+  EXPECT_EQ(metadata.partition_graphs.size(), 2u);
+  sess.run({layer_.r}, FeedX(layer_), RunOptions{}, &metadata);
+  EXPECT_TRUE(metadata.partition_graphs.empty());
 }
 
 // x is not fed: the worker's step fails, and so does the run.

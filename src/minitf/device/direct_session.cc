@@ -486,12 +486,11 @@ Status DirectSession::FillRunMetadata(const Plan& plan,
                                       const RunOptions& run_options,
                                       StepStatsCollector* stats,
                                       RunMetadata* run_metadata) {
-  if (stats != nullptr) {
-    run_metadata->step_stats = StepStats();
-    stats->Finalize(&run_metadata->step_stats);
-  }
+  // What this run reports, and nothing of an earlier run's: TensorFlow's
+  // session.run replaces the whole RunMetadata it is given.
+  *run_metadata = RunMetadata();
+  if (stats != nullptr) stats->Finalize(&run_metadata->step_stats);
   if (run_options.output_partition_graphs) {
-    run_metadata->partition_graphs.clear();
     for (const Plan::Part& part : plan.parts) {
       TF_ASSIGN_OR_RETURN(GraphDef def, ToGraphDef(*part.graph));
       run_metadata->partition_graphs.push_back(std::move(def));

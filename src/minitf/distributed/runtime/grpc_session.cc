@@ -173,7 +173,8 @@ Status GrpcSession::Run(
   }
   outputs->clear();
   for (int slot : fetches.slot) outputs->push_back(values[slot]);
-  if (run_metadata != nullptr && run_options.output_partition_graphs) {
+  if (run_metadata != nullptr) {  // this run's report alone, as DirectSession
+    *run_metadata = RunMetadata();
     const auto& graphs = response.metadata().partition_graphs();
     run_metadata->partition_graphs.assign(graphs.begin(), graphs.end());
   }
