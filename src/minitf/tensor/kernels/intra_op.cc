@@ -38,14 +38,13 @@ std::shared_ptr<Eigen::ThreadPoolInterface> ProcessPool() {
 // --8<-- [start:linger]
 // How long a pool thread stays awake after its shards, watching for the next
 // split. Eigen's pool puts an idle thread to sleep after a few thousand looks
-// at its queue, and waking it takes the operating system some microseconds
-// (over ten on average, in chapter 3's training step on the two-core machine
-// of its tables), which the caller of the next split spends waiting for its
-// shard. A training step splits a few times, tens of microseconds apart: a
-// thread that stays awake through the gap starts its next shard at once,
-// while one that spun for much longer would spin through whole steps for
-// nothing. OpenMP's threads do the same after a parallel region (GCC's
-// libgomp polls 300,000 times by default before it sleeps).
+// at its queue, and waking it takes the operating system some microseconds,
+// which the caller of the next split spends waiting for its shard. A training
+// step splits a few times, tens of microseconds apart: a thread that stays
+// awake through the gap starts its next shard at once, while one that spun for
+// much longer would spin through whole steps for nothing. OpenMP's threads do
+// the same after a parallel region (GCC's libgomp polls 300,000 times by
+// default before it sleeps).
 constexpr std::chrono::microseconds kLinger(100);
 
 // The splits begun so far, so that a lingering thread sees the next one.
