@@ -102,35 +102,6 @@ std::vector<bool> NodesToRun(const Graph& graph,
 }
 // --8<-- [end:nodes_to_run]
 
-std::vector<const Node*> ControlInputsThatRun(
-    const Node& n, const std::vector<bool>& run,
-    const std::vector<Output>& feeds) {
-  std::vector<const Node*> found;
-  std::vector<const Node*> through(n.control_inputs().begin(),
-                                   n.control_inputs().end());
-  std::vector<bool> seen;  // Nodes walked through; made when first needed.
-  while (!through.empty()) {
-    const Node* c = through.back();
-    through.pop_back();
-    if (run[c->id()]) {
-      if (std::find(found.begin(), found.end(), c) == found.end()) {
-        found.push_back(c);
-      }
-      continue;
-    }
-    if (seen.empty()) seen.assign(run.size(), false);
-    if (seen[c->id()]) continue;
-    seen[c->id()] = true;
-    for (const Output& in : c->inputs()) {
-      if (std::find(feeds.begin(), feeds.end(), in) == feeds.end()) {
-        through.push_back(in.node());
-      }
-    }
-    for (const Node* cc : c->control_inputs()) through.push_back(cc);
-  }
-  return found;
-}
-
 StatusOr<std::vector<int>> TopologicalSort(
     const std::vector<std::vector<int>>& preds,
     const std::function<std::string(int)>& name_of) {
@@ -227,8 +198,6 @@ namespace {
 struct PlanIndex {
   std::vector<int> local_of;       // node id -> its number, or -1
   std::vector<const Node*> nodes;  // number -> node
-  std::vector<bool> runs;          // node id -> whether it runs
-  std::vector<Output> feeds;
   std::map<std::pair<int, int>, int> feed_index;  // (node id, output) -> feed
   std::vector<int32_t> first_slot;  // number -> slot of its output 0
 
@@ -251,8 +220,6 @@ StatusOr<PlanIndex> NumberNeededNodes(const Graph& graph,
                                       const std::vector<const Node*>& targets) {
   const std::vector<bool> needed = NodesToRun(graph, feeds, fetches, targets);
   PlanIndex index;
-  index.runs = needed;
-  index.feeds = feeds;
   index.local_of.assign(graph.num_nodes(), -1);
   for (int id = 0; id < graph.num_nodes(); ++id) {
     if (!needed[id]) continue;
@@ -280,9 +247,23 @@ StatusOr<std::vector<int>> OrderNodes(const PlanIndex& index) {
     }
     // A control input that does not run (NodesToRun) orders through its
     // own inputs, and theirs, up to the nodes that run.
-    for (const Node* c :
-         ControlInputsThatRun(*nodes[i], index.runs, index.feeds)) {
-      preds[i].push_back(index.local_of[c->id()]);
+    std::vector<const Node*> through(nodes[i]->control_inputs().begin(),
+                                     nodes[i]->control_inputs().end());
+    std::vector<bool> seen;
+    while (!through.empty()) {
+      const Node* c = through.back();
+      through.pop_back();
+      if (index.local_of[c->id()] >= 0) {
+        preds[i].push_back(index.local_of[c->id()]);
+        continue;
+      }
+      if (seen.empty()) seen.assign(index.local_of.size(), false);
+      if (seen[c->id()]) continue;
+      seen[c->id()] = true;
+      for (const Output& in : c->inputs()) {
+        if (index.fed(in) < 0) through.push_back(in.node());
+      }
+      for (const Node* cc : c->control_inputs()) through.push_back(cc);
     }
   }
   return TopologicalSort(preds, [&](int i) { return nodes[i]->name(); });

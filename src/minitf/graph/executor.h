@@ -102,14 +102,6 @@ std::vector<bool> NodesToRun(const Graph& graph,
                              const std::vector<Output>& fetches,
                              const std::vector<const Node*>& targets);
 
-/// The nodes that `n`'s control inputs stand for in a run of the nodes
-/// `run` marks (NodesToRun): a control input that runs stands for itself;
-/// one that does not, for its own unfed inputs' producers and control
-/// inputs, and theirs, up to the nodes that run. No repeats.
-std::vector<const Node*> ControlInputsThatRun(const Node& n,
-                                              const std::vector<bool>& run,
-                                              const std::vector<Output>& feeds);
-
 /// Kahn's algorithm on nodes 0..n-1, where `preds[i]` lists the nodes that
 /// must run before node i (repeats allowed). Ties are broken by index, so the
 /// order is deterministic: the graph's creation order where it is free.
