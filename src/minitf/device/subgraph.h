@@ -52,12 +52,11 @@ std::string FetchNodeName(const Output& t);
 /// and fetches (CPU:0).
 ///
 /// Keeps the nodes that the fetches and targets need (PruneForFetches) in
-/// their order, each with its
-/// assigned device as both requested and assigned device; adds a _Recv per fed
-/// tensor that is used, and a _Send per fetch, as the file comment says.
-/// Errors: an unfed placeholder that a fetch or target needs (chapter 2's "You
-/// must feed a value for placeholder tensor ..."), a node without an assigned
-/// device (Internal).
+/// their order, each with its assigned device as both requested and
+/// assigned device; adds a _Recv per fed tensor that is used, and a _Send
+/// per fetch, as the file comment says. Errors: an unfed placeholder that a
+/// fetch or target needs (chapter 2's "You must feed a value for placeholder
+/// tensor ..."), a node without an assigned device (Internal).
 StatusOr<std::unique_ptr<Graph>> BuildClientGraph(
     const Graph& placed, const std::vector<Output>& feeds,
     const std::vector<Output>& fetches, const std::vector<const Node*>& targets,

@@ -123,6 +123,10 @@ struct GraphRewriteRegistration {
 }  // namespace minitf
 
 /// Registers a GraphRewritePass at static initialization.
-#define MINITF_REGISTER_GRAPH_REWRITE(name, order, pass)    \
-  static const ::minitf::internal::GraphRewriteRegistration \
-      minitf_graph_rewrite_##order [[maybe_unused]] (name, order, pass)
+#define MINITF_REGISTER_GRAPH_REWRITE(name, order, pass) \
+  MINITF_REGISTER_GRAPH_REWRITE_UNIQ(__COUNTER__, name, order, pass)
+#define MINITF_REGISTER_GRAPH_REWRITE_UNIQ(ctr, name, order, pass) \
+  MINITF_REGISTER_GRAPH_REWRITE_UNIQ2(ctr, name, order, pass)
+#define MINITF_REGISTER_GRAPH_REWRITE_UNIQ2(ctr, name, order, pass) \
+  static const ::minitf::internal::GraphRewriteRegistration         \
+      minitf_graph_rewrite_##ctr [[maybe_unused]] (name, order, pass)
