@@ -167,6 +167,30 @@ TEST(GradientsTest, NoGradientDefinedIsALookupError) {
   }
 }
 
+TEST(GradientsTest, AFusionWithoutAGradientIsUnimplementedNamingTheNode) {
+  // _FusedMatMul's gradient knows the two fusions the remapper makes; a
+  // node built by hand with another activation has none.
+  Graph g;
+  graph_scope use(g);
+  auto x = constant(Floats({1, 2, 3, 4}, {2, 2}), "x");
+  auto bias = constant(Floats({1, 1}, {2}), "bias");
+  auto y = ops::AddOp(
+      NodeBuilder("_FusedMatMul", "fused")
+          .Input(x)
+          .Input(x)
+          .Input(std::vector<Output>{bias})
+          .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "Elu"}),
+      {x, x, bias});
+  try {
+    gradients({y}, {x});
+    FAIL() << "no error";
+  } catch (const errors::UnimplementedError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "Gradient of _FusedMatMul 'fused' with fused_ops other than "
+              "[BiasAdd] or [BiasAdd, Relu]");
+  }
+}
+
 TEST(GradientsTest, TensorsOfDifferentGraphsAreRefused) {
   Graph g1, g2;
   Output x, y;
