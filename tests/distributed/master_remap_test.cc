@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
+#include "minitf/distributed/runtime/proto_convert.h"
 #include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/api.h"
 #include "minitf/train/api.h"
@@ -229,6 +230,30 @@ TEST_F(MasterRemapTest, AnMlpTrainsAsTheUnfusedGraphDoes) {
     EXPECT_NEAR(losses[0][i], losses[1][i], 1e-5f) << "step " << i;
   }
   EXPECT_LT(losses[1].back(), losses[1].front());
+}
+
+// The switch as the client sends it to the master with CreateSession, and as
+// the master reads it: DEFAULT and OFF as they are; TensorFlow's other
+// settings (AGGRESSIVE and the MLIR ones) run its remapper too, and read ON.
+TEST(RewriterConfigTest, TheRemappingSwitchCrossesTheWire) {
+  for (RewriterConfig::Toggle t :
+       {RewriterConfig::DEFAULT, RewriterConfig::ON, RewriterConfig::OFF}) {
+    ConfigProto config;
+    config.graph_options.rewrite_options.remapping = t;
+    EXPECT_EQ(ConfigProtoFromProto(ConfigProtoToProto(config))
+                  .graph_options.rewrite_options.remapping,
+              t);
+  }
+  for (auto t : {proto::RewriterConfig::AGGRESSIVE,
+                 proto::RewriterConfig::EXPERIMENTAL_MLIR,
+                 proto::RewriterConfig::EXPERIMENTAL_BOTH}) {
+    proto::ConfigProto wire;
+    wire.mutable_graph_options()->mutable_rewrite_options()->set_remapping(t);
+    EXPECT_EQ(
+        ConfigProtoFromProto(wire).graph_options.rewrite_options.remapping,
+        RewriterConfig::ON)
+        << t;
+  }
 }
 
 }  // namespace

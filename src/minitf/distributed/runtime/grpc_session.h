@@ -53,9 +53,9 @@ class GrpcSession : public SessionInterface {
              const std::vector<std::string>& target_names,
              std::vector<Tensor>* outputs) override;
   /// As Run; run_options.timeout_in_ms bounds the step (DeadlineExceeded).
-  /// With run_options.output_partition_graphs, run_metadata (may be null)
-  /// gets the graph each device of each task ran; traces (step_stats) are
-  /// not carried over the wire and are left as they are.
+  /// run_metadata (may be null) is replaced by this run's report: with
+  /// run_options.output_partition_graphs, the graph each device of each
+  /// task ran. Traces (step_stats) are not carried over the wire: empty.
   Status Run(const RunOptions& run_options,
              const std::vector<std::pair<std::string, Tensor>>& feeds,
              const std::vector<std::string>& fetch_names,
