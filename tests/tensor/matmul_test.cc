@@ -198,6 +198,9 @@ TEST(MatMulErrorTest, FusedBiasMustFitTheProduct) {
   c = FusedMatMul(a, b, Tensor(DT_DOUBLE, TensorShape({4})), false, false,
                   true);
   EXPECT_EQ(c.status().code(), error::INVALID_ARGUMENT);
+  EXPECT_EQ(c.status().message(),
+            "cannot compute _FusedMatMul as input #2(zero-based) was expected "
+            "to be a float tensor but is a double tensor");
 }
 
 // Only float and double products have the fused kernel.

@@ -8,11 +8,13 @@ Status CheckInitialized(std::string_view op, const Tensor& t, int index) {
                                  "(zero-based) is an uninitialized tensor");
 }
 
-Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y) {
+Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y,
+                      int y_index) {
   if (x.dtype() == y.dtype()) return Status::OK();
-  return errors::InvalidArgument(
-      "cannot compute ", op, " as input #1(zero-based) was expected ",
-      "to be a ", x.dtype(), " tensor but is a ", y.dtype(), " tensor");
+  return errors::InvalidArgument("cannot compute ", op, " as input #", y_index,
+                                 "(zero-based) was ", "expected to be a ",
+                                 x.dtype(), " tensor but is a ", y.dtype(),
+                                 " tensor");
 }
 
 Status NoKernel(std::string_view op, DType dtype, std::string_view takes) {

@@ -30,8 +30,10 @@ namespace minitf::kernels {
 /// uninitialized tensor" unless `t` is initialized.
 Status CheckInitialized(std::string_view op, const Tensor& t, int index);
 /// InvalidArgument "cannot compute Add as input #1(zero-based) was expected
-/// to be a float tensor but is a int32 tensor" unless the dtypes agree.
-Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y);
+/// to be a float tensor but is a int32 tensor" unless the dtypes agree;
+/// `y_index` is y's input number in the message.
+Status CheckSameDType(std::string_view op, const Tensor& x, const Tensor& y,
+                      int y_index = 1);
 /// InvalidArgument "No Exp kernel for dtype int32 (Exp takes float,
 /// double)": `takes` lists the dtypes the op has a kernel for.
 Status NoKernel(std::string_view op, DType dtype, std::string_view takes);

@@ -138,7 +138,7 @@ StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
                                    DataTypeString(a.dtype()));
   }
   TF_ASSIGN_OR_RETURN(Tensor out, MatMul(a, b, transpose_a, transpose_b));
-  TF_RETURN_IF_ERROR(CheckSameDType("_FusedMatMul", a, bias));
+  TF_RETURN_IF_ERROR(CheckSameDType("_FusedMatMul", a, bias, /*y_index=*/2));
   TF_RETURN_IF_ERROR(CheckBiasAdd(out, bias));
   // The rows split between the threads, each given 65,536 values or more
   // (a split of fewer costs about what it saves).
