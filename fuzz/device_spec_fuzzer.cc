@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "fuzzing.h"
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 
 namespace tf = minitf;
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <utility>
 
-#include "minitf/device/device_mgr.h"
-#include "minitf/device/rendezvous.h"
+#include "minitf/device/devices/device_mgr.h"
+#include "minitf/device/partition/rendezvous.h"
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/task_name.h"
 #include "minitf/distributed/runtime/worker.h"

@@ -32,9 +32,15 @@ What the files include: every #include "minitf/..." or <minitf/...> of the
 libraries below it), generated headers included (a path under a layer's
 folder belongs to that layer's library).
 
+The engine knows nothing of the course built on it: an exercise puts its
+piece in place of the library's through the registries' priorities
+(registration.h), so no file of a library names an exercise, in an include
+or anywhere else. A line that does is a finding too.
+
 Prints one line per include that CMake does not allow, "path:line:
-includes <header> of layer <x>; layer <y> links ...", and exits 1 when there
-is any; 0 and a one-line summary when there is none. Only the libraries'
+includes <header> of layer <x>; layer <y> links ...", and one per line that
+names an exercise, and exits 1 when there is any; 0 and a one-line summary
+when there is none. Only the libraries'
 own files are read: the tests, programs and exercises of chapter N link
 every layer of chapters 1..N.
 """
@@ -46,6 +52,7 @@ import sys
 
 SOURCE_SUFFIXES = {".h", ".cc", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](minitf/[^">]+)[">]')
+EXERCISE = re.compile(r"exercise", re.IGNORECASE)
 
 
 class Library:
@@ -199,6 +206,11 @@ def check(root, show_graph=False):
         allowed = graph.layers(lib.name)
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         for number, line in enumerate(lines, 1):
+            if EXERCISE.search(line):
+                findings.append(
+                    f"{relative}:{number}: names the course's exercises; the engine "
+                    "reaches an exercise's piece only through a registry's "
+                    "priorities (registration.h)")
             m = INCLUDE.match(line)
             if not m:
                 continue
@@ -221,7 +233,8 @@ def check(root, show_graph=False):
     for finding in findings:
         print(finding)
     if findings:
-        print(f"layer_check: {len(findings)} include(s) of layers CMake does not link")
+        print(f"layer_check: {len(findings)} finding(s): includes of layers CMake "
+              "does not link, or lines that name an exercise")
         return 1
     print(f"layer_check: {files} files, {crossings} includes of other layers, "
           "each of a layer its CMake links")

@@ -39,10 +39,10 @@
 #include <vector>
 
 #include "minitf/device/api.h"
-#include "minitf/device/device_mgr.h"
-#include "minitf/device/device_set.h"
-#include "minitf/device/graph_partition.h"
-#include "minitf/device/placer.h"
+#include "minitf/device/devices/device_mgr.h"
+#include "minitf/device/devices/device_set.h"
+#include "minitf/device/partition/graph_partition.h"
+#include "minitf/device/placement/placer.h"
 #include "results.h"
 #include "timing.h"
 #include "tower_model.h"

@@ -8,7 +8,7 @@
 //   build/all/benchmarks/gpu/gemm_bench_emulated --quick    # CI: 64^3
 //   build/all/benchmarks/gpu/gemm_bench --emulated          # the same
 //
-// A result outside the tests' tolerance (tests/gpu/gemm_testing.h) is
+// A result outside the tests' tolerance (tests/gpu/kernels/gemm_testing.h) is
 // reported, and the program then exits with 1. The table goes to
 // $MINITF_RESULTS_DIR/emulator_gemm.md when that is set
 // (scripts/record_results.sh).

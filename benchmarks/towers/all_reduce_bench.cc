@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/direct_session.h"
+#include "minitf/device/session/direct_session.h"
 #include "results.h"
 #include "timing.h"
 

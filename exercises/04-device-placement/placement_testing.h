@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/device_mgr.h"
-#include "minitf/device/device_set.h"
-#include "minitf/device/placer.h"
+#include "minitf/device/devices/device_mgr.h"
+#include "minitf/device/devices/device_set.h"
+#include "minitf/device/placement/placer.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/scope.h"

@@ -19,8 +19,8 @@
 #include <optional>
 #include <string>
 
-#include "minitf/device/device_factory.h"
-#include "minitf/device/device_mgr.h"
+#include "minitf/device/devices/device_factory.h"
+#include "minitf/device/devices/device_mgr.h"
 
 namespace minitf::testing {
 

@@ -1,5 +1,6 @@
 // The chief of a MonitoredTrainingSession killed while it saves
-// (tests/train/saver_crash_test.sh runs it as it runs the Saver's helper):
+// (tests/train/saver/saver_crash_test.sh runs it as it runs the Saver's
+// helper):
 //
 //   chief_crash_helper save DIR    trains as a chief with checkpoint_dir DIR
 //                                  and a checkpoint every step, resuming
@@ -21,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "../train/checkpoint_check.h"
+#include "../train/saver/checkpoint_check.h"
 
 namespace tf = minitf;
 

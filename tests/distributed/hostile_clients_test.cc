@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/device/rendezvous.h"
+#include "minitf/device/partition/rendezvous.h"
 #include "minitf/distributed/runtime/grpc_server.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"

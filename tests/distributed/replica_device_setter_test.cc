@@ -17,7 +17,7 @@
 
 #include "../train/tf_graph_text.h"
 #include "distributed_testing.h"
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/ops/nn_ops.h"

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/device/rendezvous.h"
+#include "minitf/device/partition/rendezvous.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/distributed/runtime/server.h"

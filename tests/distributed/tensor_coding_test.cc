@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/device/device_mgr.h"
+#include "minitf/device/devices/device_mgr.h"
 #include "minitf/distributed/runtime/proto/worker.pb.h"
 #include "minitf/distributed/runtime/rpc_rendezvous.h"
 #include "minitf/distributed/runtime/server.h"

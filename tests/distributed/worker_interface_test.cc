@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/device/device_mgr.h"
+#include "minitf/device/devices/device_mgr.h"
 #include "minitf/distributed/runtime/worker.h"
 #include "minitf/distributed/runtime/worker_cache.h"
 #include "minitf/graph/config.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "minitf/device/virtual_gpu_device.h"
+#include "minitf/device/devices/virtual_gpu_device.h"
 #include "minitf/gpu/gpu_allocator.h"
 #include "minitf/gpu/gpu_device.h"
 #include "minitf/gpu/stream_executor/stream_executor.h"

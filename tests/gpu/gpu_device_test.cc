@@ -12,9 +12,9 @@
 
 #include "device_memory_gpus.h"
 #include "device_test_util.h"
-#include "minitf/device/device_lib.h"
-#include "minitf/device/direct_session.h"
-#include "minitf/device/virtual_gpu_device.h"
+#include "minitf/device/devices/device_lib.h"
+#include "minitf/device/devices/virtual_gpu_device.h"
+#include "minitf/device/session/direct_session.h"
 #include "minitf/gpu/emulator/cuda.h"
 #include "minitf/gpu/gpu_allocator.h"
 #include "minitf/graph/node_builder.h"

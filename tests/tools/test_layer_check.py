@@ -46,12 +46,12 @@ class TreeTest(unittest.TestCase):
                    '#pragma once\n#include "minitf/tensor/tensor.h"\n')
         self.write("src/minitf/train/var.h",
                    '#pragma once\n#include "minitf/graph/graph.h"\n')
-        self.write("src/minitf/device/device.h",
+        self.write("src/minitf/device/devices/device.h",
                    "#pragma once\n"
                    "#include \"minitf/graph/graph.h\"\n"
                    "#include <minitf/tensor/tensor.h>  // reached through graph\n")
-        self.write("src/minitf/device/device.cc",
-                   '#include "minitf/device/device.h"\n\nint x = 0;\n')
+        self.write("src/minitf/device/devices/device.cc",
+                   '#include "minitf/device/devices/device.h"\n\nint x = 0;\n')
 
     def tearDown(self):
         self._tmp.cleanup()
@@ -95,22 +95,31 @@ class CleanTreeTest(TreeTest):
 
 class PlantedIncludeTest(TreeTest):
     def test_an_include_of_an_unlinked_layer_fails_naming_file_include_and_layer(self):
-        self.write("src/minitf/device/placer.cc",
-                   '#include "minitf/device/device.h"\n'
+        self.write("src/minitf/device/placement/placer.cc",
+                   '#include "minitf/device/devices/device.h"\n'
                    '#include "minitf/train/var.h"\n')
         status, out = self.run_main()
         self.assertEqual(status, 1, out)
-        self.assertIn("src/minitf/device/placer.cc:2: includes minitf/train/var.h "
+        self.assertIn("src/minitf/device/placement/placer.cc:2: includes minitf/train/var.h "
                       "of layer train; layer device links tensor, graph "
                       "(src/minitf/device/CMakeLists.txt), not train", out)
-        self.assertIn("layer_check: 1 include(s) of layers CMake does not link", out)
+        self.assertIn("layer_check: 1 finding(s)", out)
 
     def test_an_upward_include_fails(self):
-        self.write("src/minitf/graph/session.h", '#include "minitf/device/device.h"\n')
+        self.write("src/minitf/graph/session.h", '#include "minitf/device/devices/device.h"\n')
         status, out = self.run_main()
         self.assertEqual(status, 1, out)
-        self.assertIn("src/minitf/graph/session.h:1: includes minitf/device/device.h "
+        self.assertIn("src/minitf/graph/session.h:1: includes minitf/device/devices/device.h "
                       "of layer device; layer graph links tensor", out)
+
+    def test_an_engine_file_that_names_an_exercise_fails(self):
+        self.write("src/minitf/graph/kernel.cc",
+                   '#include "minitf/graph/graph.h"\n'
+                   '#include "exercises/01-tensors/03_stable_softmax/piece.h"\n')
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn("src/minitf/graph/kernel.cc:2: names the course's exercises",
+                      out)
 
     def test_a_generated_header_belongs_to_its_layers_folder(self):
         self.write("src/minitf/device/proto_user.cc",

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/direct_session.h"
+#include "minitf/device/session/direct_session.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"

@@ -5,7 +5,7 @@
 //   name = Op(input, input:1, ^control) @device attr=value ...
 //
 // Shared by chapter 3's tests (tf_graphs_test.cc) and chapter 4's
-// (tests/device/tf_graphs_device_test.cc).
+// (tests/device/session/tf_graphs_device_test.cc).
 #pragma once
 
 #include <gtest/gtest.h>

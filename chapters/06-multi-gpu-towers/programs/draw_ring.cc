@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/direct_session.h"
+#include "minitf/device/session/direct_session.h"
 #include "svg.h"
 
 namespace tf = minitf;

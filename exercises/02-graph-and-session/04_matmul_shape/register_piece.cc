@@ -7,6 +7,6 @@
 // The exercise's tests do not link it, so that they can compare your
 // function with the library's.
 #include "matmul_shape.h"
-#include "minitf/graph/shape_fn_override.h"
+#include "minitf/graph/op_def.h"
 
-MINITF_OVERRIDE_SHAPE_FN_FOR_EXERCISE("MatMul", minitf::exercises::MatMulShape);
+MINITF_REGISTER_SHAPE_FN("MatMul", minitf::exercises::MatMulShape, 1);

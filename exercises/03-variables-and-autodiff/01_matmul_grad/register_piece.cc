@@ -8,6 +8,7 @@
 // exercise's tests do not link it, so that they can compare your function
 // with the library's.
 #include "matmul_grad.h"
-#include "minitf/train/gradients/gradient_override.h"
+#include "minitf/train/gradients/gradients.h"
 
-MINITF_OVERRIDE_GRADIENT_FOR_EXERCISE("MatMul", minitf::exercises::MatMulGrad);
+MINITF_REGISTER_GRADIENT_WITH_PRIORITY("MatMul", minitf::exercises::MatMulGrad,
+                                       1);

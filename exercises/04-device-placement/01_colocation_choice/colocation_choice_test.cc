@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "../placement_testing.h"
-#include "minitf/device/placer.h"
+#include "minitf/device/placement/placer.h"
 
 namespace minitf::exercises {
 namespace {

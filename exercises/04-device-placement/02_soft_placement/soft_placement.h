@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/device.h"
-#include "minitf/device/device_set.h"
+#include "minitf/device/devices/device.h"
+#include "minitf/device/devices/device_set.h"
 #include "minitf/tensor/status.h"
 
 namespace minitf::exercises {

@@ -6,7 +6,7 @@
 //   python3 tools/learn.py check 4.3
 #include "device_spec_merge.h"
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf::exercises {

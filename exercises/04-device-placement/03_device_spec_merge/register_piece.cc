@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "device_spec_merge.h"
-#include "minitf/graph/device_merge_override.h"
+#include "minitf/graph/graph.h"
 
 namespace minitf::exercises {
 namespace {
@@ -21,7 +21,7 @@ StatusOr<std::string> MergeWithScopedDevice(std::string_view node_device,
   return ScopedDevice({std::string(scope_device), std::string(node_device)});
 }
 
-MINITF_OVERRIDE_DEVICE_MERGE_FOR_EXERCISE(MergeWithScopedDevice);
+MINITF_REGISTER_DEVICE_MERGE_FUNCTION(MergeWithScopedDevice, 1);
 
 }  // namespace
 }  // namespace minitf::exercises

@@ -6,7 +6,7 @@
 //   python3 tools/learn.py check 4.4
 #include "send_recv_insertion.h"
 
-#include "minitf/device/sendrecv_ops.h"
+#include "minitf/device/partition/sendrecv_ops.h"
 #include "minitf/graph/op_def.h"
 
 namespace minitf::exercises {

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "minitf/device/subgraph.h"
+#include "minitf/device/session/subgraph.h"
 #include "minitf/graph/graph.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/status.h"
@@ -31,7 +31,7 @@
 namespace minitf::exercises {
 
 /// The state of one cut of a placed graph, as the partitioner keeps it
-/// (the library's own is in src/minitf/device/graph_partition.cc).
+/// (the library's own is in src/minitf/device/partition/graph_partition.cc).
 ///
 /// Invariants: when a node is cut, copy_of holds the copy of each of its
 /// producers, since a producer comes before its consumers in the graph;

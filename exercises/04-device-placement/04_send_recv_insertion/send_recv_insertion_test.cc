@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "../placement_testing.h"
-#include "minitf/device/graph_partition.h"
-#include "minitf/device/intra_process_rendezvous.h"
-#include "minitf/device/notification.h"
-#include "minitf/device/parallel_executor.h"
-#include "minitf/device/sendrecv_ops.h"
+#include "minitf/device/executor/notification.h"
+#include "minitf/device/executor/parallel_executor.h"
+#include "minitf/device/partition/graph_partition.h"
+#include "minitf/device/partition/intra_process_rendezvous.h"
+#include "minitf/device/partition/sendrecv_ops.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "device_test_util.h"
-#include "minitf/device/direct_session.h"
+#include "minitf/device/session/direct_session.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"

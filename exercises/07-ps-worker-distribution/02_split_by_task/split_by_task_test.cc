@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/device_spec.h"
-#include "minitf/device/graph_partition.h"
+#include "minitf/device/partition/graph_partition.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/distributed/runtime/worker_cache.h"
 #include "minitf/distributed/training/replica_device_setter.h"
 #include "minitf/graph/ops/array_ops.h"

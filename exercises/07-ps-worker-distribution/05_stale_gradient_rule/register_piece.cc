@@ -7,8 +7,7 @@
 // counts and drops its workers' gradients by your rule. The exercise's tests
 // do not link it, so that they can compare your rule with the library's
 // accumulator.
-#include "minitf/distributed/training/stale_gradient_override.h"
+#include "minitf/distributed/training/conditional_accumulator.h"
 #include "stale_gradient_rule.h"
 
-MINITF_OVERRIDE_STALE_GRADIENT_RULE_FOR_EXERCISE(
-    minitf::exercises::GradientIsStale);
+MINITF_REGISTER_STALE_GRADIENT_RULE(minitf::exercises::GradientIsStale, 1);

@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/device_allocator.h"
+#include "minitf/device/memory/device_allocator.h"
 #include "minitf/gpu/sub_allocator.h"
 
 namespace minitf {

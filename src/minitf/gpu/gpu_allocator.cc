@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "minitf/device/virtual_gpu_device.h"
+#include "minitf/device/devices/virtual_gpu_device.h"
 
 namespace minitf {
 

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <utility>
 
-#include "minitf/device/virtual_gpu_device.h"
+#include "minitf/device/devices/virtual_gpu_device.h"
 #include "minitf/gpu/gpu_allocator.h"
 #include "minitf/gpu/host_memory.h"
 #if MINITF_WITH_CUDA

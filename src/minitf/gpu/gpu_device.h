@@ -34,8 +34,8 @@
 #include <memory>
 #include <string>
 
-#include "minitf/device/device.h"
-#include "minitf/device/device_context.h"
+#include "minitf/device/devices/device.h"
+#include "minitf/device/devices/device_context.h"
 #include "minitf/gpu/kernels/backend.h"
 #include "minitf/gpu/stream_executor/stream_executor.h"
 #include "minitf/gpu/tensor_ops.h"

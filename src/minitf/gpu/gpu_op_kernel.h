@@ -8,9 +8,9 @@
 // the host where the CPU cannot read the GPU's memory (host_memory.h), and
 // otherwise hands ComputeOnGpu the device's compute stream; once the work is
 // queued it calls GpuDeviceContext::KernelQueued, which on an emulated GPU
-// waits for it. gpu_op_kernels.cc registers the engine's kernels on it; an
-// exercise registers a learner's kernel on it the same way
-// (exercises/05-gpu-kernels/04_softmax/register_piece.cc):
+// waits for it. gpu_op_kernels.cc registers the engine's kernels on it; a
+// program puts a kernel of its own in place of one of them the same way, at
+// a higher priority (MINITF_REGISTER_KERNEL_WITH_PRIORITY, kernel.h):
 //
 //   class MySoftmax : public gpu::GpuOpKernel {
 //    public:
@@ -107,7 +107,7 @@ StatusOr<std::unique_ptr<OpKernel>> MakeGpuKernel(
 
 /// The CPU kernel of the node being constructed, or null when the CPU has
 /// none for it: for a kernel class whose constructor takes the construction
-/// alone (an exercise override, kernel_override.h).
+/// alone, as MINITF_REGISTER_KERNEL_WITH_PRIORITY builds (kernel.h).
 inline std::unique_ptr<OpKernel> CpuTwin(const OpKernelConstruction& c) {
   StatusOr<std::unique_ptr<OpKernel>> cpu =
       KernelRegistry::Global()->CreateKernel(c.node(), "CPU");

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "minitf/device/device_context.h"
+#include "minitf/device/devices/device_context.h"
 
 namespace minitf::gpu {
 namespace {

@@ -30,7 +30,7 @@
 #include <memory>
 #include <string>
 
-#include "minitf/device/device.h"
+#include "minitf/device/devices/device.h"
 #include "minitf/graph/kernel.h"
 #include "minitf/tensor/dtype.h"
 

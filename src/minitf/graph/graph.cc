@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <mutex>
 #include <regex>
 #include <sstream>
 #include <unordered_set>
 
-#include "minitf/graph/device_merge_override.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {
@@ -135,8 +135,9 @@ std::ostream& operator<<(std::ostream& os, const Operation& op) {
 // -------------------------------------------------------------
 
 namespace {
-DeviceMergeFn& MergeFunction() {
-  static DeviceMergeFn* fn = new DeviceMergeFn(
+// This layer's merge, for when none is registered: devices are opaque.
+const DeviceMergeFn& OpaqueMerge() {
+  static const auto* fn = new DeviceMergeFn(
       [](std::string_view node_device,
          std::string_view scope_device) -> StatusOr<std::string> {
         return std::string(node_device.empty() ? scope_device : node_device);
@@ -144,24 +145,43 @@ DeviceMergeFn& MergeFunction() {
   return *fn;
 }
 
-// An exercise's merge (device_merge_override.h), or an empty function.
-DeviceMergeFn& MergeOverride() {
-  static auto* fn = new DeviceMergeFn;
-  return *fn;
+Prioritized<DeviceMergeFn>& MergeFunctions() {
+  static auto* fns = new Prioritized<DeviceMergeFn>;
+  return *fns;
 }
 }  // namespace
 
-void SetDeviceMergeFunction(DeviceMergeFn fn) {
-  MergeFunction() = std::move(fn);
-}
-const DeviceMergeFn& GetDeviceMergeFunction() {
-  return MergeOverride() ? MergeOverride() : MergeFunction();
+Status RegisterDeviceMergeFunction(DeviceMergeFn fn, int priority) {
+  if (!MergeFunctions().Add(priority, std::move(fn)).ok()) {
+    return errors::AlreadyExists("A device merge function with priority ",
+                                 priority, " is already registered");
+  }
+  return Status::OK();
 }
 
-void OverrideDeviceMergeForExercise(DeviceMergeFn fn) {
-  MergeOverride() = std::move(fn);
+Status UnregisterDeviceMergeFunction(int priority) {
+  if (!MergeFunctions().Remove(priority)) {
+    return errors::NotFound("No device merge function with priority ", priority,
+                            " is registered");
+  }
+  return Status::OK();
 }
-void RemoveDeviceMergeOverrideForExercise() { MergeOverride() = nullptr; }
+
+const DeviceMergeFn& GetDeviceMergeFunction() {
+  const DeviceMergeFn* best = MergeFunctions().Best();
+  return best != nullptr ? *best : OpaqueMerge();
+}
+
+namespace internal {
+void RegisterDeviceMergeFunctionOrDie(DeviceMergeFn fn, int priority) {
+  Status s = RegisterDeviceMergeFunction(std::move(fn), priority);
+  if (!s.ok()) {
+    std::fprintf(stderr, "minitf: bad device merge registration: %s\n",
+                 s.ToString().c_str());
+    MINITF_CHECK(s.ok());
+  }
+}
+}  // namespace internal
 
 // --- Graph
 // ------------------------------------------------------------------------

@@ -32,6 +32,7 @@
 
 #include "minitf/graph/attr_value.h"
 #include "minitf/graph/op_def.h"
+#include "minitf/graph/registration.h"
 #include "minitf/tensor/dtype.h"
 #include "minitf/tensor/tensor_shape.h"
 
@@ -208,14 +209,33 @@ using DeviceFunction = std::function<std::string(const Node&)>;
 /// How the device of an enclosing string scope combines with the device a
 /// node already has. This layer treats devices as opaque strings: the node's
 /// own (inner) request wins whole, else the scope's applies. Chapter 4, which
-/// parses device specs, installs a field-by-field merge here
+/// parses device specs, registers a field-by-field merge here at priority 0
 /// (`/job:worker` around `/gpu:0` gives `/job:worker/device:GPU:0`).
 /// An error (a malformed spec) is InvalidArgument naming the spec;
 /// device_scope checks its string this way when it is entered.
 using DeviceMergeFn = std::function<StatusOr<std::string>(
     std::string_view node_device, std::string_view scope_device)>;
-void SetDeviceMergeFunction(DeviceMergeFn fn);
+/// Makes `fn` the merge while no merge of a higher priority is registered
+/// (registration.h); AlreadyExists when `priority` is taken. Thread safety:
+/// during static initialisation or while no graph is being built.
+Status RegisterDeviceMergeFunction(DeviceMergeFn fn, int priority = 0);
+/// Removes the merge registered at `priority`; NotFound when there is none.
+Status UnregisterDeviceMergeFunction(int priority);
+/// The merge of the highest priority, or this layer's opaque one.
 const DeviceMergeFn& GetDeviceMergeFunction();
+
+namespace internal {
+/// RegisterDeviceMergeFunction from a static initialiser; aborts on error.
+void RegisterDeviceMergeFunctionOrDie(DeviceMergeFn fn, int priority);
+}  // namespace internal
+
+/// MINITF_REGISTER_DEVICE_MERGE_FUNCTION(MyMerge, 1): from a static
+/// initialiser, MyMerge in place of the merge registered at a lower priority.
+#define MINITF_REGISTER_DEVICE_MERGE_FUNCTION(fn, priority)   \
+  static const ::minitf::internal::StaticRegistration<        \
+      &::minitf::internal::RegisterDeviceMergeFunctionOrDie>  \
+  MINITF_REGISTRATION_NAME(minitf_device_merge_registration_) \
+      [[maybe_unused]] (fn, priority)
 
 /// One entry of a collection: any value, with the name that
 /// get_collection's scope filter matches.

@@ -10,8 +10,8 @@
 // graph (or to "nothing to do"), which the sessions apply to a copy, never
 // to the user's Graph. Chapter 2's LocalSession rewrites the pruned copy
 // RewriteForRun makes; chapter 4's DirectSession and chapter 7's master
-// rewrite their client graphs (device/optimized_graph.h), whose nodes are
-// placed, so a pass can ask whether a node's device has the kernel it would
+// rewrite their client graphs (device/session/optimized_graph.h), whose nodes
+// are placed, so a pass can ask whether a node's device has the kernel it would
 // put there.
 //
 //   GraphRewriteOptions options{.config = &session_config};

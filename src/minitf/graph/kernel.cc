@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "minitf/graph/kernel_override.h"
-
 namespace minitf {
 
 KernelRegistry* KernelRegistry::Global() {
@@ -13,16 +11,31 @@ KernelRegistry* KernelRegistry::Global() {
 }
 
 Status KernelRegistry::Register(std::string op_type, std::string device_type,
-                                KernelFactory factory,
-                                std::vector<DType> types) {
+                                KernelFactory factory, std::vector<DType> types,
+                                int priority) {
   std::lock_guard<std::mutex> lock(mu_);
   auto key = std::make_pair(std::move(op_type), std::move(device_type));
-  if (factories_.count(key) != 0) {
-    return errors::AlreadyExists("A kernel for '", key.first, "' on ",
-                                 key.second, " is already registered");
+  Prioritized<Entry>& entries = factories_[key];
+  if (!entries.Add(priority, Entry{std::move(factory), std::move(types)})
+           .ok()) {
+    return errors::AlreadyExists(
+        "A kernel for '", key.first, "' on ", key.second,
+        priority == 0 ? std::string() : StrCat(" with priority ", priority),
+        " is already registered");
   }
-  factories_.emplace(std::move(key),
-                     Entry{std::move(factory), std::move(types)});
+  return Status::OK();
+}
+
+Status KernelRegistry::Unregister(const std::string& op_type,
+                                  const std::string& device_type,
+                                  int priority) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = factories_.find(std::make_pair(op_type, device_type));
+  if (it == factories_.end() || !it->second.Remove(priority)) {
+    return errors::NotFound("No kernel for '", op_type, "' on ", device_type,
+                            " with priority ", priority, " is registered");
+  }
+  if (it->second.empty()) factories_.erase(it);
   return Status::OK();
 }
 
@@ -58,36 +71,17 @@ bool TypeAllowed(const std::vector<DType>& types, const Node* node) {
 
 }  // namespace
 
-namespace {
-// The exercises' overrides (kernel_override.h), apart from factories_ so
-// that registering a pair twice stays an error. A function-local static:
-// overrides are made from static initialisers of other files.
-std::map<std::pair<std::string, std::string>, KernelFactory>&
-KernelOverrides() {
-  static auto* overrides =
-      new std::map<std::pair<std::string, std::string>, KernelFactory>;
-  return *overrides;
-}
-
-// `registered`, or the override of (op_type, device_type) when there is one.
-const KernelFactory* OrOverride(const std::string& op_type,
-                                const std::string& device_type,
-                                const KernelFactory* registered) {
-  if (registered == nullptr) return nullptr;
-  auto it = KernelOverrides().find(std::make_pair(op_type, device_type));
-  return it == KernelOverrides().end() ? registered : &it->second;
-}
-}  // namespace
-
-void OverrideKernelForExercise(const std::string& op_type,
-                               const std::string& device_type,
-                               KernelFactory factory) {
-  KernelOverrides()[std::make_pair(op_type, device_type)] = std::move(factory);
-}
-
-void RemoveKernelOverrideForExercise(const std::string& op_type,
-                                     const std::string& device_type) {
-  KernelOverrides().erase(std::make_pair(op_type, device_type));
+// The factory of the highest-priority entry whose dtype constraint admits
+// `node` (every entry admits no node), or nullptr with `*attr_mismatch` set
+// when the constraints excluded them all.
+const KernelFactory* KernelRegistry::Allowed(const Prioritized<Entry>& entries,
+                                             const Node* node,
+                                             bool* attr_mismatch) {
+  for (const auto& [priority, entry] : entries.entries()) {
+    if (TypeAllowed(entry.types, node)) return &entry.factory;
+  }
+  *attr_mismatch = true;
+  return nullptr;
 }
 
 const KernelFactory* KernelRegistry::FindLocked(std::string_view op_type,
@@ -98,22 +92,18 @@ const KernelFactory* KernelRegistry::FindLocked(std::string_view op_type,
   const auto key =
       std::make_pair(std::string(op_type), std::string(device_type));
   if (auto it = factories_.find(key); it != factories_.end()) {
-    *attr_mismatch = !TypeAllowed(it->second.types, node);
-    return *attr_mismatch
-               ? nullptr
-               : OrOverride(key.first, key.second, &it->second.factory);
+    return Allowed(it->second, node, attr_mismatch);
   }
   auto alias = aliases_.find(key);
   if (alias == aliases_.end()) return nullptr;
   auto target = factories_.find(
       std::make_pair(key.first, alias->second.kernel_device_type));
   if (target == factories_.end()) return nullptr;
-  *attr_mismatch = !TypeAllowed(alias->second.types, node) ||
-                   !TypeAllowed(target->second.types, node);
-  return *attr_mismatch
-             ? nullptr
-             : OrOverride(key.first, alias->second.kernel_device_type,
-                          &target->second.factory);
+  if (!TypeAllowed(alias->second.types, node)) {
+    *attr_mismatch = true;
+    return nullptr;
+  }
+  return Allowed(target->second, node, attr_mismatch);
 }
 
 bool KernelRegistry::HasKernel(std::string_view op_type,
@@ -187,7 +177,8 @@ std::vector<std::string> KernelRegistry::DeviceTypesFor(
 namespace internal {
 namespace {
 // A registration made at static initialisation can only fail through a bug
-// in minitf (a pair registered twice), so it stops the program, saying why.
+// in the program (a pair registered twice at one priority), so it stops the
+// program, saying why.
 void CheckRegistration(const Status& s) {
   if (!s.ok()) {
     std::fprintf(stderr, "minitf: bad kernel registration: %s\n",
@@ -200,10 +191,10 @@ void CheckRegistration(const Status& s) {
 KernelRegistration::KernelRegistration(std::string op_type,
                                        std::string device_type,
                                        KernelFactory factory,
-                                       std::vector<DType> types) {
+                                       std::vector<DType> types, int priority) {
   CheckRegistration(KernelRegistry::Global()->Register(
       std::move(op_type), std::move(device_type), std::move(factory),
-      std::move(types)));
+      std::move(types), priority));
 }
 
 KernelAliasRegistration::KernelAliasRegistration(std::string op_type,

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "minitf/graph/graph.h"
+#include "minitf/graph/registration.h"
 #include "minitf/tensor/allocator.h"
 #include "minitf/tensor/status.h"
 #include "minitf/tensor/tensor.h"
@@ -166,6 +167,13 @@ using KernelFactory = std::function<StatusOr<std::unique_ptr<OpKernel>>(
 /// An alias is resolved when a kernel is looked up, so it does not matter
 /// whether the alias or the kernel it names was registered first; a kernel
 /// registered directly for (X, D) takes precedence over an alias.
+///
+/// A pair may hold several kernels at different priorities
+/// (registration.h), as TensorFlow's KernelDefBuilder::Priority allows: a
+/// node runs the highest-priority kernel whose dtype constraint admits it.
+/// The library registers at priority 0; a program that links a kernel of
+/// its own at priority 1 runs it in place of the library's, and so does a
+/// device type that reaches the pair through an alias.
 class KernelRegistry {
  public:
   static KernelRegistry* Global();
@@ -173,9 +181,14 @@ class KernelRegistry {
   /// Nodes of `op_type` placed on `device_type` run kernels from `factory`,
   /// as long as their attr "T" (when they have one) is in `types`; an empty
   /// `types` allows every dtype (TensorFlow's TypeConstraint). AlreadyExists
-  /// when the pair is taken.
+  /// when the pair already has a kernel at `priority`.
   Status Register(std::string op_type, std::string device_type,
-                  KernelFactory factory, std::vector<DType> types = {});
+                  KernelFactory factory, std::vector<DType> types = {},
+                  int priority = 0);
+  /// Removes the kernel of the pair at `priority`; NotFound when there is
+  /// none. Thread safety: while no kernel of the pair is being created.
+  Status Unregister(const std::string& op_type, const std::string& device_type,
+                    int priority);
   /// Nodes of `op_type` placed on `device_type` run the kernel registered for
   /// (`op_type`, `kernel_device_type`), as long as their attr "T" (when they
   /// have one) is in `types`; an empty `types` allows every dtype.
@@ -214,21 +227,24 @@ class KernelRegistry {
     std::vector<DType> types;  // empty: every dtype
   };
   // What runs `op_type` on `device_type`: the factory, or nullptr. With a
-  // node, an alias's dtype constraint applies, and `*attr_mismatch` says
-  // whether it was the constraint that left nothing.
+  // node, the dtype constraints apply, and `*attr_mismatch` says whether it
+  // was a constraint that left nothing.
   const KernelFactory* FindLocked(std::string_view op_type,
                                   std::string_view device_type,
                                   const Node* node, bool* attr_mismatch) const;
+  static const KernelFactory* Allowed(const Prioritized<Entry>& entries,
+                                      const Node* node, bool* attr_mismatch);
 
   mutable std::mutex mu_;
-  std::map<std::pair<std::string, std::string>, Entry> factories_;
+  std::map<std::pair<std::string, std::string>, Prioritized<Entry>> factories_;
   std::map<std::pair<std::string, std::string>, Alias> aliases_;
 };
 
 namespace internal {
 struct KernelRegistration {
   KernelRegistration(std::string op_type, std::string device_type,
-                     KernelFactory factory, std::vector<DType> types = {});
+                     KernelFactory factory, std::vector<DType> types = {},
+                     int priority = 0);
 };
 struct KernelAliasRegistration {
   KernelAliasRegistration(std::string op_type, std::string device_type,
@@ -251,6 +267,21 @@ struct KernelAliasRegistration {
               -> ::minitf::StatusOr<std::unique_ptr<::minitf::OpKernel>> { \
             return std::unique_ptr<::minitf::OpKernel>(new K(c));          \
           })
+
+/// As MINITF_REGISTER_KERNEL, at `priority` (an int, above the library's 0
+/// to run in its place), optionally for the dtypes listed after it:
+///   MINITF_REGISTER_KERNEL_WITH_PRIORITY("Softmax", DEVICE_CPU, MySoftmax, 1);
+#define MINITF_REGISTER_KERNEL_WITH_PRIORITY(op_type, device_type, K,      \
+                                             priority, ...)                \
+  static const ::minitf::internal::KernelRegistration                      \
+  MINITF_REGISTRATION_NAME(minitf_kernel_registration_at_priority_)        \
+      [[maybe_unused]] (                                                   \
+          op_type, device_type,                                            \
+          [](const ::minitf::OpKernelConstruction& c)                      \
+              -> ::minitf::StatusOr<std::unique_ptr<::minitf::OpKernel>> { \
+            return std::unique_ptr<::minitf::OpKernel>(new K(c));          \
+          },                                                               \
+          std::vector<::minitf::DType>{__VA_ARGS__}, priority)
 
 /// Lets `op_type` on `device_type` run the kernel of `kernel_device_type`,
 /// at static-initialisation time; an optional braced list of dtypes limits

@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "minitf/graph/shape_fn_override.h"
-
 namespace minitf {
 namespace {
 
@@ -270,62 +268,52 @@ OpRegistry* OpRegistry::Global() {
   return registry;
 }
 
-namespace {
-// An exercise's shape function (shape_fn_override.h) and the one its op
-// registered with, to put back. A function-local static: overrides are made
-// from static initialisers of other files, before or after the op's own.
-struct ShapeFnOverride {
-  ShapeFn fn;
-  ShapeFn registered;
-};
-std::map<std::string, ShapeFnOverride, std::less<>>& ShapeFnOverrides() {
-  static auto* overrides =
-      new std::map<std::string, ShapeFnOverride, std::less<>>;
-  return *overrides;
-}
-
-// The registered OpDef of `op_type`, or nullptr. The registry owns it and
-// never hands out a writable one; an override is the one writer.
-OpDef* MutableOpDef(const std::string& op_type) {
-  StatusOr<const OpDef*> def = OpRegistry::Global()->LookUp(op_type);
-  return def.ok() ? const_cast<OpDef*>(def.value()) : nullptr;
-}
-}  // namespace
-
-void OverrideShapeFnForExercise(const std::string& op_type, ShapeFn fn) {
-  auto& overrides = ShapeFnOverrides();
-  auto it = overrides.find(op_type);
-  OpDef* def = MutableOpDef(op_type);
-  if (it == overrides.end()) {
-    it = overrides.emplace(op_type, ShapeFnOverride{}).first;
-    if (def != nullptr) it->second.registered = def->shape_fn;
-  }
-  it->second.fn = std::move(fn);
-  if (def != nullptr) def->shape_fn = it->second.fn;
-}
-
-void RemoveShapeFnOverrideForExercise(const std::string& op_type) {
-  auto& overrides = ShapeFnOverrides();
-  auto it = overrides.find(op_type);
-  if (it == overrides.end()) return;
-  if (OpDef* def = MutableOpDef(op_type)) def->shape_fn = it->second.registered;
-  overrides.erase(it);
-}
-
 Status OpRegistry::Register(OpDef def) {
   std::lock_guard<std::mutex> lock(mu_);
   if (ops_.count(def.name) != 0) {
     return errors::AlreadyExists("Op with name ", def.name,
                                  " is already registered");
   }
-  if (auto o = ShapeFnOverrides().find(def.name);
-      o != ShapeFnOverrides().end()) {
-    o->second.registered = std::move(def.shape_fn);
-    def.shape_fn = o->second.fn;
-  }
   std::string name = def.name;
-  ops_.emplace(std::move(name), std::make_unique<OpDef>(std::move(def)));
+  Prioritized<ShapeFn>& fns = shape_fns_[name];
+  MINITF_CHECK(fns.Add(0, std::move(def.shape_fn)).ok());
+  ops_.emplace(name, std::make_unique<OpDef>(std::move(def)));
+  UpdateShapeFnLocked(name);
   return Status::OK();
+}
+
+Status OpRegistry::RegisterShapeFn(const std::string& op_type, ShapeFn fn,
+                                   int priority) {
+  if (priority <= 0) {
+    return errors::InvalidArgument(
+        "A shape function registered apart from op '", op_type,
+        "' needs a priority above 0 (its OpDef's own), not ", priority);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!shape_fns_[op_type].Add(priority, std::move(fn)).ok()) {
+    return errors::AlreadyExists("A shape function for '", op_type,
+                                 "' with priority ", priority,
+                                 " is already registered");
+  }
+  UpdateShapeFnLocked(op_type);
+  return Status::OK();
+}
+
+Status OpRegistry::UnregisterShapeFn(const std::string& op_type, int priority) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = shape_fns_.find(op_type);
+  if (priority <= 0 || it == shape_fns_.end() || !it->second.Remove(priority)) {
+    return errors::NotFound("No shape function for '", op_type,
+                            "' with priority ", priority, " is registered");
+  }
+  UpdateShapeFnLocked(op_type);
+  return Status::OK();
+}
+
+void OpRegistry::UpdateShapeFnLocked(const std::string& op_type) {
+  auto op = ops_.find(op_type);
+  if (op == ops_.end()) return;
+  op->second->shape_fn = *shape_fns_[op_type].Best();
 }
 
 StatusOr<const OpDef*> OpRegistry::LookUp(std::string_view op_type) const {
@@ -346,6 +334,17 @@ std::vector<std::string> OpRegistry::ListOps() const {
 }
 
 namespace internal {
+void RegisterShapeFnOrDie(const std::string& op_type, ShapeFn fn,
+                          int priority) {
+  Status s =
+      OpRegistry::Global()->RegisterShapeFn(op_type, std::move(fn), priority);
+  if (!s.ok()) {
+    std::fprintf(stderr, "minitf: bad shape function registration: %s\n",
+                 s.ToString().c_str());
+    MINITF_CHECK(s.ok());
+  }
+}
+
 OpDefRegistration::OpDefRegistration(const OpDefBuilder& builder) {
   StatusOr<OpDef> def = builder.Finalize();
   Status s = def.ok() ? OpRegistry::Global()->Register(std::move(def).value())

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "minitf/graph/attr_value.h"
+#include "minitf/graph/registration.h"
 #include "minitf/tensor/dtype.h"
 #include "minitf/tensor/status.h"
 
@@ -121,12 +122,28 @@ class OpDefBuilder {
 /// The process-wide table of op types. Thread safety: registration happens
 /// during static initialisation or under the registry's lock; lookups are
 /// safe from any thread.
+///
+/// An op's shape function may also be registered apart from its OpDef, at a
+/// priority (registration.h): the OpDef's own counts as priority 0, and the
+/// function of the highest priority is the OpDef's shape_fn, whichever of
+/// the op and the function was registered first. That is how a program puts
+/// a shape function of its own in place of the library's without
+/// registering the op again.
 class OpRegistry {
  public:
   static OpRegistry* Global();
 
   /// AlreadyExists when `def.name` is taken.
   Status Register(OpDef def);
+  /// Makes `fn` the shape function of `op_type` while no function of a
+  /// higher priority is registered. InvalidArgument for a priority of 0 or
+  /// less (the OpDef's own); AlreadyExists when `priority` is taken. Thread
+  /// safety: during static initialisation or while no graph is being built
+  /// (a graph reads shape_fn without the lock).
+  Status RegisterShapeFn(const std::string& op_type, ShapeFn fn, int priority);
+  /// Removes the function registered at `priority`; NotFound when there is
+  /// none. Thread safety: as RegisterShapeFn.
+  Status UnregisterShapeFn(const std::string& op_type, int priority);
   /// NotFound with TensorFlow's wording when no op has this name:
   /// "Op type not registered 'Foo' in binary running on this machine."
   StatusOr<const OpDef*> LookUp(std::string_view op_type) const;
@@ -134,8 +151,14 @@ class OpRegistry {
   std::vector<std::string> ListOps() const;
 
  private:
+  // Sets the OpDef's shape_fn to the best of `op_type`'s functions.
+  void UpdateShapeFnLocked(const std::string& op_type);
+
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_;
+  // Every op's shape functions by priority, the OpDef's own at 0; an entry
+  // may come before its op is registered.
+  std::map<std::string, Prioritized<ShapeFn>, std::less<>> shape_fns_;
 };
 
 namespace internal {
@@ -144,6 +167,20 @@ struct OpDefRegistration {
   OpDefRegistration(const OpDefBuilder& builder);  // NOLINT: implicit
 };
 }  // namespace internal
+
+namespace internal {
+/// Registers a shape function at static-initialisation time; aborts when
+/// the priority is taken.
+void RegisterShapeFnOrDie(const std::string& op_type, ShapeFn fn, int priority);
+}  // namespace internal
+
+/// MINITF_REGISTER_SHAPE_FN("MatMul", MyMatMulShape, 1): from a static
+/// initialiser, MyMatMulShape in place of MatMul's registered function.
+#define MINITF_REGISTER_SHAPE_FN(op_type, fn, priority)   \
+  static const ::minitf::internal::StaticRegistration<    \
+      &::minitf::internal::RegisterShapeFnOrDie>          \
+  MINITF_REGISTRATION_NAME(minitf_shape_fn_registration_) \
+      [[maybe_unused]] (op_type, fn, priority)
 
 #define MINITF_REGISTER_OP(name) MINITF_REGISTER_OP_UNIQ(__COUNTER__, name)
 #define MINITF_REGISTER_OP_UNIQ(ctr, name) MINITF_REGISTER_OP_UNIQ2(ctr, name)

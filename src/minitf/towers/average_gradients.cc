@@ -1,13 +1,13 @@
 #include "minitf/towers/average_gradients.h"
 
 #include <cstddef>
+#include <cstdio>
 
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/status.h"
-#include "minitf/towers/average_gradients_override.h"
 #include "minitf/train/ops/grad_ops.h"
 
 namespace minitf {
@@ -65,8 +65,8 @@ Output reduce_mean(const std::vector<Output>& values, int axis, bool keep_dims,
 // --8<-- [end:reduce_mean_list]
 
 namespace internal {
-// The library's average_gradients; the public one below hands the towers to
-// an exercise's function instead when one is registered.
+// The library's average_gradients, registered at priority 0; the public one
+// below runs the registered function of the highest priority.
 // --8<-- [start:average_gradients]
 std::vector<Output> average_gradients(
     const std::vector<std::vector<Output>>& tower_grads) {
@@ -92,27 +92,57 @@ std::vector<Output> average_gradients(
 }  // namespace internal
 
 namespace {
-// The exercise's function (average_gradients_override.h), or an empty one.
-AverageGradientsFn& ExerciseAverageGradients() {
-  static auto* fn = new AverageGradientsFn;
-  return *fn;
+// The registered functions, the library's at priority 0.
+Prioritized<AverageGradientsFn>& AverageGradientsFunctions() {
+  static auto* fns = [] {
+    auto* fns = new Prioritized<AverageGradientsFn>;
+    MINITF_CHECK(
+        fns->Add(0,
+                 [](const std::vector<std::vector<Output>>& tower_grads) {
+                   return internal::average_gradients(tower_grads);
+                 })
+            .ok());
+    return fns;
+  }();
+  return *fns;
 }
 }  // namespace
 
-void OverrideAverageGradientsForExercise(AverageGradientsFn fn) {
-  ExerciseAverageGradients() = std::move(fn);
+Status RegisterAverageGradientsFunction(AverageGradientsFn fn, int priority) {
+  if (!AverageGradientsFunctions().Add(priority, std::move(fn)).ok()) {
+    return errors::AlreadyExists("An average_gradients function with priority ",
+                                 priority, " is already registered");
+  }
+  return Status::OK();
 }
 
-void RemoveAverageGradientsOverrideForExercise() {
-  ExerciseAverageGradients() = nullptr;
+Status UnregisterAverageGradientsFunction(int priority) {
+  if (priority == 0) {
+    return errors::InvalidArgument(
+        "The library's average_gradients (priority 0) cannot be removed");
+  }
+  if (!AverageGradientsFunctions().Remove(priority)) {
+    return errors::NotFound("No average_gradients function with priority ",
+                            priority, " is registered");
+  }
+  return Status::OK();
 }
+
+namespace internal {
+void RegisterAverageGradientsFunctionOrDie(AverageGradientsFn fn,
+                                           int priority) {
+  Status s = RegisterAverageGradientsFunction(std::move(fn), priority);
+  if (!s.ok()) {
+    std::fprintf(stderr, "minitf: bad average_gradients registration: %s\n",
+                 s.ToString().c_str());
+    MINITF_CHECK(s.ok());
+  }
+}
+}  // namespace internal
 
 std::vector<Output> average_gradients(
     const std::vector<std::vector<Output>>& tower_grads) {
-  if (const AverageGradientsFn& fn = ExerciseAverageGradients()) {
-    return fn(tower_grads);
-  }
-  return internal::average_gradients(tower_grads);
+  return (*AverageGradientsFunctions().Best())(tower_grads);
 }
 
 train::Optimizer::GradsAndVars average_gradients(

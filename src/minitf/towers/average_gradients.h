@@ -24,6 +24,7 @@
 //   opt.apply_gradients(zip(grads, tf::trainable_variables()));
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,35 @@ Output reduce_mean(const std::vector<Output>& values, int axis,
 /// variable whose shapes differ (ConcatV2's shape error).
 std::vector<Output> average_gradients(
     const std::vector<std::vector<Output>>& tower_grads);
+
+/// What average_gradients does over lists: tower_grads[t][v] -> one Output
+/// per v.
+using AverageGradientsFn = std::function<std::vector<Output>(
+    const std::vector<std::vector<Output>>& tower_grads)>;
+
+/// Makes `fn` what average_gradients runs (over lists, and so over pairs,
+/// which calls that one) while no function of a higher priority is
+/// registered (registration.h). The cifar10 method above is the library's,
+/// at priority 0. AlreadyExists when `priority` is taken. Thread safety:
+/// during static initialisation or while no graph is being built.
+Status RegisterAverageGradientsFunction(AverageGradientsFn fn, int priority);
+/// Removes the function registered at `priority`; NotFound when there is
+/// none, InvalidArgument for the library's (priority 0).
+Status UnregisterAverageGradientsFunction(int priority);
+
+namespace internal {
+/// RegisterAverageGradientsFunction from a static initialiser; aborts on
+/// error.
+void RegisterAverageGradientsFunctionOrDie(AverageGradientsFn fn, int priority);
+}  // namespace internal
+
+/// MINITF_REGISTER_AVERAGE_GRADIENTS(MyAverage, 1): from a static
+/// initialiser, the towers average with MyAverage in place of the library's.
+#define MINITF_REGISTER_AVERAGE_GRADIENTS(fn, priority)            \
+  static const ::minitf::internal::StaticRegistration<             \
+      &::minitf::internal::RegisterAverageGradientsFunctionOrDie>  \
+  MINITF_REGISTRATION_NAME(minitf_average_gradients_registration_) \
+      [[maybe_unused]] (fn, priority)
 
 /// The cifar10 tutorial's average_gradients itself, over the (gradient,
 /// variable) pairs that Optimizer::compute_gradients returns: the same mean

@@ -5,9 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "minitf/device/async_op_kernel.h"
-#include "minitf/device/device.h"
-#include "minitf/device/sendrecv_ops.h"
+#include "minitf/device/devices/device.h"
+#include "minitf/device/executor/async_op_kernel.h"
+#include "minitf/device/partition/sendrecv_ops.h"
 #include "minitf/gpu/gpu_device.h"
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/op_def.h"

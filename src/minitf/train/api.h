@@ -1,13 +1,12 @@
 // The public API of layer 3 (training), as included by <minitf/minitf.h>.
 //
-// Chapter 3 is being written; so far this layer holds variables (their ops,
-// kernels and the tf::Variable class), the optimizers and their update ops
-// (tf::train::GradientDescentOptimizer ...), the CRC32C checksum that its file
-// formats (checkpoints, event files) are guarded by, the TFRecord framing,
-// the summaries TensorBoard reads, and the MNIST input of TF's tutorials
-// (IDX files, read_data_sets, next_batch), tf::gradients with its gradient
-// registry and checker, and tf::train::Saver with TensorFlow's checkpoint
-// format and meta graphs (tensor_bundle.h, meta_graph.h).
+// Training: variables (their ops, kernels and the tf::Variable class),
+// tf::gradients with its gradient registry and checker (gradients/), the
+// optimizers and their update ops (optimizers/, ops/, kernels/),
+// tf::train::Saver with TensorFlow's checkpoint format and meta graphs
+// (saver/), the summaries TensorBoard reads (summary/), the MNIST input of
+// TensorFlow's tutorials: IDX files, read_data_sets, next_batch (data/), and
+// the CRC32C checksum and TFRecord framing that guard its files.
 //
 //   auto w = tf::Variable(0.0f, "weight");
 //   tf::Session sess;

@@ -1,7 +1,7 @@
 // Reference solution of exercise 03_device_spec_merge.
 #include "device_spec_merge.h"
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 
 namespace minitf::exercises {
 namespace {

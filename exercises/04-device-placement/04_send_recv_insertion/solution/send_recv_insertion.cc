@@ -1,7 +1,7 @@
 // Reference solution of exercise 04_send_recv_insertion.
 #include "send_recv_insertion.h"
 
-#include "minitf/device/sendrecv_ops.h"
+#include "minitf/device/partition/sendrecv_ops.h"
 #include "minitf/graph/op_def.h"
 
 namespace minitf::exercises {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/distributed/training/replica_device_setter.h"
 #include "minitf/tensor/errors.h"
 

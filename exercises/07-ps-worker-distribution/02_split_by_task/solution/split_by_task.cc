@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/status.h"
 

@@ -34,7 +34,7 @@
 #include <ostream>
 #include <string>
 
-#include "minitf/device/device_mgr.h"
+#include "minitf/device/devices/device_mgr.h"
 #include "minitf/distributed/runtime/cluster_spec.h"
 #include "minitf/distributed/runtime/local_master.h"
 #include "minitf/graph/config.h"

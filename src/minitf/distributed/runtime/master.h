@@ -28,7 +28,7 @@
 #include <ostream>
 #include <string>
 
-#include "minitf/device/device_mgr.h"
+#include "minitf/device/devices/device_mgr.h"
 #include "minitf/distributed/runtime/master_session.h"
 #include "minitf/distributed/runtime/proto/master.pb.h"
 #include "minitf/distributed/runtime/worker_cache.h"

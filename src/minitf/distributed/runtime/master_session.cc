@@ -8,11 +8,11 @@
 #include <map>
 #include <random>
 
-#include "minitf/device/graph_partition.h"
-#include "minitf/device/optimized_graph.h"
-#include "minitf/device/placer.h"
-#include "minitf/device/rendezvous.h"
-#include "minitf/device/subgraph.h"
+#include "minitf/device/partition/graph_partition.h"
+#include "minitf/device/partition/rendezvous.h"
+#include "minitf/device/placement/placer.h"
+#include "minitf/device/session/optimized_graph.h"
+#include "minitf/device/session/subgraph.h"
 #include "minitf/distributed/runtime/named_answers.h"
 #include "minitf/distributed/runtime/proto_convert.h"
 #include "minitf/distributed/runtime/rpc_trace.h"

@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/device_set.h"
+#include "minitf/device/devices/device_set.h"
 #include "minitf/distributed/runtime/proto/master.pb.h"
 #include "minitf/distributed/runtime/proto/worker.pb.h"
 #include "minitf/distributed/runtime/remote_device.h"

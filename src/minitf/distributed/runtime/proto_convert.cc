@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {

@@ -2,9 +2,9 @@
 //
 // Layers 2 and 4 keep a session's configuration and a device's description
 // as plain structs (ConfigProto in minitf/graph/config.h, DeviceAttributes in
-// minitf/device/device_attributes.h), and this layer's ClusterSpec is a class;
-// on the wire they are the messages of proto/. These functions convert, field
-// by field, in both directions where the runtime needs both. A Status
+// minitf/device/devices/device_attributes.h), and this layer's ClusterSpec is a
+// class; on the wire they are the messages of proto/. These functions convert,
+// field by field, in both directions where the runtime needs both. A Status
 // crosses the wire as gRPC's own status (grpc_status.h).
 //
 //   proto::DeviceAttributes wire =
@@ -12,7 +12,7 @@
 //   proto::ClusterDef def = tf::ClusterSpecToProto(cluster);  // jobs sorted
 #pragma once
 
-#include "minitf/device/device_attributes.h"
+#include "minitf/device/devices/device_attributes.h"
 #include "minitf/distributed/runtime/cluster_spec.h"
 #include "minitf/distributed/runtime/proto/cluster.pb.h"
 #include "minitf/distributed/runtime/proto/config.pb.h"

@@ -12,7 +12,7 @@
 //   device_set.AddDevice(device.get());
 #pragma once
 
-#include "minitf/device/device.h"
+#include "minitf/device/devices/device.h"
 
 namespace minitf {
 

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <string_view>
 
-#include "minitf/device/device_context.h"
+#include "minitf/device/devices/device_context.h"
 #include "minitf/distributed/runtime/grpc_status.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/distributed/runtime/tensor_coding.h"

@@ -39,10 +39,10 @@
 #include <string>
 #include <vector>
 
-#include "minitf/device/device.h"
-#include "minitf/device/device_mgr.h"
-#include "minitf/device/intra_process_rendezvous.h"
-#include "minitf/device/rendezvous.h"
+#include "minitf/device/devices/device.h"
+#include "minitf/device/devices/device_mgr.h"
+#include "minitf/device/partition/intra_process_rendezvous.h"
+#include "minitf/device/partition/rendezvous.h"
 #include "minitf/distributed/runtime/worker_cache.h"
 
 namespace minitf {

@@ -1,6 +1,6 @@
 #include "minitf/distributed/runtime/task_name.h"
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "minitf/device/graph_partition.h"
-#include "minitf/device/notification.h"
-#include "minitf/device/parallel_executor.h"
+#include "minitf/device/executor/notification.h"
+#include "minitf/device/executor/parallel_executor.h"
+#include "minitf/device/partition/graph_partition.h"
 #include "minitf/distributed/runtime/proto_convert.h"
 #include "minitf/distributed/runtime/rpc_trace.h"
 #include "minitf/graph/deadline.h"

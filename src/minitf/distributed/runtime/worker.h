@@ -36,7 +36,7 @@
 #include <string>
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
-#include "minitf/device/device_mgr.h"
+#include "minitf/device/devices/device_mgr.h"
 #include "minitf/distributed/runtime/proto/worker.pb.h"
 #include "minitf/distributed/runtime/rpc_rendezvous.h"
 #include "minitf/distributed/runtime/worker_cache.h"

@@ -1,11 +1,11 @@
 #include "minitf/distributed/training/conditional_accumulator.h"
 
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <utility>
 
-#include "minitf/device/async_op_kernel.h"
-#include "minitf/distributed/training/stale_gradient_override.h"
+#include "minitf/device/executor/async_op_kernel.h"
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/op_def.h"
 #include "minitf/graph/ops/array_ops.h"
@@ -211,30 +211,59 @@ std::string PythonShape(const TensorShape& shape) {
   return s.str();
 }
 
-// The exercise's rule while one is set (stale_gradient_override.h).
-StaleGradientRule& StaleGradientRuleOverride() {
-  static StaleGradientRule rule;
-  return rule;
+// The registered rules; the library's, at priority 0: a gradient computed
+// before the last update is stale, local_step below the accumulator's
+// global step.
+Prioritized<StaleGradientRule>& StaleGradientRules() {
+  static auto* rules = [] {
+    auto* rules = new Prioritized<StaleGradientRule>;
+    MINITF_CHECK(rules
+                     ->Add(0,
+                           [](int64_t local_step, int64_t global_step) {
+                             return local_step < global_step;
+                           })
+                     .ok());
+    return rules;
+  }();
+  return *rules;
 }
 
-// A gradient computed before the last update is stale: local_step below the
-// accumulator's global step.
 bool GradientIsStale(int64_t local_step, int64_t global_step) {
-  if (const StaleGradientRule& rule = StaleGradientRuleOverride()) {
-    return rule(local_step, global_step);
-  }
-  return local_step < global_step;
+  return (*StaleGradientRules().Best())(local_step, global_step);
 }
 
 }  // namespace
 
-void OverrideStaleGradientRuleForExercise(StaleGradientRule rule) {
-  StaleGradientRuleOverride() = std::move(rule);
+Status RegisterStaleGradientRule(StaleGradientRule rule, int priority) {
+  if (!StaleGradientRules().Add(priority, std::move(rule)).ok()) {
+    return errors::AlreadyExists("A stale-gradient rule with priority ",
+                                 priority, " is already registered");
+  }
+  return Status::OK();
 }
 
-void RemoveStaleGradientRuleOverrideForExercise() {
-  StaleGradientRuleOverride() = nullptr;
+Status UnregisterStaleGradientRule(int priority) {
+  if (priority == 0) {
+    return errors::InvalidArgument(
+        "The library's stale-gradient rule (priority 0) cannot be removed");
+  }
+  if (!StaleGradientRules().Remove(priority)) {
+    return errors::NotFound("No stale-gradient rule with priority ", priority,
+                            " is registered");
+  }
+  return Status::OK();
 }
+
+namespace internal {
+void RegisterStaleGradientRuleOrDie(StaleGradientRule rule, int priority) {
+  Status s = RegisterStaleGradientRule(std::move(rule), priority);
+  if (!s.ok()) {
+    std::fprintf(stderr, "minitf: bad stale-gradient rule registration: %s\n",
+                 s.ToString().c_str());
+    MINITF_CHECK(s.ok());
+  }
+}
+}  // namespace internal
 
 // --8<-- [start:apply_grad]
 Status AccumulatorResource::ApplyGrad(int64_t local_step, const Tensor& grad) {

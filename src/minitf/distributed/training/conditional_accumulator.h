@@ -43,6 +43,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -53,6 +54,34 @@
 #include "minitf/tensor/tensor.h"
 
 namespace minitf {
+
+/// Whether a gradient computed at `local_step` is stale for an accumulator
+/// at `global_step` (and so dropped without an error).
+using StaleGradientRule =
+    std::function<bool(int64_t local_step, int64_t global_step)>;
+
+/// Makes `rule` what every accumulator of the process asks while no rule of
+/// a higher priority is registered (registration.h). The library's rule,
+/// TensorFlow's (local_step < global_step), is at priority 0.
+/// AlreadyExists when `priority` is taken. Thread safety: during static
+/// initialisation or while no accumulator applies a gradient.
+Status RegisterStaleGradientRule(StaleGradientRule rule, int priority);
+/// Removes the rule registered at `priority`; NotFound when there is none,
+/// InvalidArgument for the library's (priority 0).
+Status UnregisterStaleGradientRule(int priority);
+
+namespace internal {
+/// RegisterStaleGradientRule from a static initialiser; aborts on error.
+void RegisterStaleGradientRuleOrDie(StaleGradientRule rule, int priority);
+}  // namespace internal
+
+/// MINITF_REGISTER_STALE_GRADIENT_RULE(MyRule, 1): from a static
+/// initialiser, the accumulators drop gradients by MyRule.
+#define MINITF_REGISTER_STALE_GRADIENT_RULE(rule, priority)          \
+  static const ::minitf::internal::StaticRegistration<               \
+      &::minitf::internal::RegisterStaleGradientRuleOrDie>           \
+  MINITF_REGISTRATION_NAME(minitf_stale_gradient_rule_registration_) \
+      [[maybe_unused]] (rule, priority)
 
 /// tf.ConditionalAccumulator: builds the accumulator's node and its ops.
 ///

@@ -4,7 +4,7 @@
 #include <limits>
 #include <utility>
 
-#include "minitf/device/async_op_kernel.h"
+#include "minitf/device/executor/async_op_kernel.h"
 #include "minitf/graph/node_builder.h"
 #include "minitf/graph/op_def.h"
 #include "minitf/graph/ops/build.h"

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <utility>
 
-#include "minitf/device/device_spec.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf::train {

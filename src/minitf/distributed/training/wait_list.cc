@@ -2,9 +2,9 @@
 
 #include <utility>
 
-#include "minitf/device/device.h"
-#include "minitf/device/rendezvous.h"
-#include "minitf/device/sendrecv_ops.h"
+#include "minitf/device/devices/device.h"
+#include "minitf/device/partition/rendezvous.h"
+#include "minitf/device/partition/sendrecv_ops.h"
 
 namespace minitf {
 

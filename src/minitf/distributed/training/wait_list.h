@@ -41,7 +41,7 @@
 #include <utility>
 #include <vector>
 
-#include "minitf/device/device_context.h"
+#include "minitf/device/devices/device_context.h"
 #include "minitf/graph/kernel.h"
 
 namespace minitf {

@@ -9,7 +9,6 @@
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"
-#include "minitf/train/gradients/gradient_override.h"
 
 namespace minitf {
 
@@ -18,10 +17,20 @@ GradientRegistry* GradientRegistry::Global() {
   return registry;
 }
 
-void GradientRegistry::Register(const std::string& op_type, GradFn fn) {
-  MINITF_CHECK(!fns_.contains(op_type) &&
-               !not_differentiable_.contains(op_type));
-  fns_[op_type] = std::move(fn);
+void GradientRegistry::Register(const std::string& op_type, GradFn fn,
+                                int priority) {
+  MINITF_CHECK(!not_differentiable_.contains(op_type));
+  MINITF_CHECK(fns_[op_type].Add(priority, std::move(fn)).ok());
+}
+
+Status GradientRegistry::Unregister(const std::string& op_type, int priority) {
+  auto it = fns_.find(op_type);
+  if (it == fns_.end() || !it->second.Remove(priority)) {
+    return errors::NotFound("No gradient for '", op_type, "' with priority ",
+                            priority, " is registered");
+  }
+  if (it->second.empty()) fns_.erase(it);
+  return Status::OK();
 }
 
 void GradientRegistry::RegisterNotDifferentiable(const std::string& op_type) {
@@ -29,29 +38,9 @@ void GradientRegistry::RegisterNotDifferentiable(const std::string& op_type) {
   not_differentiable_[op_type] = true;
 }
 
-namespace {
-// The exercises' overrides (gradient_override.h), apart from fns_ so that
-// registering a type twice stays a bug. A function-local static: overrides
-// are made from static initialisers of other files.
-std::map<std::string, GradFn, std::less<>>& ExerciseOverrides() {
-  static auto* overrides = new std::map<std::string, GradFn, std::less<>>;
-  return *overrides;
-}
-}  // namespace
-
-void OverrideGradientForExercise(const std::string& op_type, GradFn fn) {
-  ExerciseOverrides()[op_type] = std::move(fn);
-}
-
-void RemoveGradientOverrideForExercise(const std::string& op_type) {
-  ExerciseOverrides().erase(op_type);
-}
-
 const GradFn* GradientRegistry::Lookup(const std::string& op_type) const {
-  const auto& overrides = ExerciseOverrides();
-  if (auto o = overrides.find(op_type); o != overrides.end()) return &o->second;
   auto it = fns_.find(op_type);
-  return it == fns_.end() ? nullptr : &it->second;
+  return it == fns_.end() ? nullptr : it->second.Best();
 }
 
 bool GradientRegistry::IsNotDifferentiable(const std::string& op_type) const {

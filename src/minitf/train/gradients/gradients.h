@@ -43,32 +43,41 @@ using GradFn = std::function<std::vector<Output>(
 
 /// The gradient functions by op type. Thread safety: registration happens
 /// during static initialisation; lookups afterwards are read-only.
+///
+/// A type may hold several functions at different priorities
+/// (registration.h): the library's are at priority 0, and a function
+/// registered at a higher one is the type's gradient while it is there, as a
+/// program that links a gradient of its own wants.
 class GradientRegistry {
  public:
   static GradientRegistry* Global();
 
-  /// Registers `fn` for `op_type`; registering a type twice is a bug.
-  void Register(const std::string& op_type, GradFn fn);
+  /// Registers `fn` for `op_type` at `priority`; registering a type twice at
+  /// one priority, or a type marked not differentiable, is a bug.
+  void Register(const std::string& op_type, GradFn fn, int priority = 0);
+  /// Removes the function of `op_type` at `priority`; NotFound when there is
+  /// none. Thread safety: while no graph is being differentiated.
+  Status Unregister(const std::string& op_type, int priority);
   /// Marks `op_type` as having no gradient (its inputs get None).
   void RegisterNotDifferentiable(const std::string& op_type);
 
-  /// The function for `op_type`, or nullptr when none is registered or the
-  /// type is not differentiable. An exercise's override of the type
-  /// (gradient_override.h) comes before the registered function.
+  /// The function of the highest priority for `op_type`, or nullptr when
+  /// none is registered or the type is not differentiable.
   const GradFn* Lookup(const std::string& op_type) const;
   bool IsNotDifferentiable(const std::string& op_type) const;
   /// Every op type with a gradient function, sorted.
   std::vector<std::string> OpTypes() const;
 
  private:
-  std::map<std::string, GradFn, std::less<>> fns_;
+  std::map<std::string, Prioritized<GradFn>, std::less<>> fns_;
   std::map<std::string, bool, std::less<>> not_differentiable_;
 };
 
 namespace internal {
 struct GradientRegistration {
-  GradientRegistration(const std::string& op_type, GradFn fn) {
-    GradientRegistry::Global()->Register(op_type, std::move(fn));
+  GradientRegistration(const std::string& op_type, GradFn fn,
+                       int priority = 0) {
+    GradientRegistry::Global()->Register(op_type, std::move(fn), priority);
   }
   explicit GradientRegistration(const std::string& op_type) {
     GradientRegistry::Global()->RegisterNotDifferentiable(op_type);
@@ -76,17 +85,23 @@ struct GradientRegistration {
 };
 }  // namespace internal
 
-#define MINITF_GRAD_CONCAT2(a, b) a##b
-#define MINITF_GRAD_CONCAT(a, b) MINITF_GRAD_CONCAT2(a, b)
 /// MINITF_REGISTER_GRADIENT("MatMul", MatMulGrad), as TensorFlow's
 /// `@ops.RegisterGradient("MatMul")`.
-#define MINITF_REGISTER_GRADIENT(op_type, fn)                               \
-  static const ::minitf::internal::GradientRegistration MINITF_GRAD_CONCAT( \
-      minitf_grad_registration_, __COUNTER__) [[maybe_unused]] (op_type, fn)
+#define MINITF_REGISTER_GRADIENT(op_type, fn)           \
+  static const ::minitf::internal::GradientRegistration \
+  MINITF_REGISTRATION_NAME(minitf_grad_registration_)   \
+      [[maybe_unused]] (op_type, fn)
+/// MINITF_REGISTER_GRADIENT_WITH_PRIORITY("MatMul", MyMatMulGrad, 1): the
+/// gradient of MatMul is MyMatMulGrad, in place of the library's.
+#define MINITF_REGISTER_GRADIENT_WITH_PRIORITY(op_type, fn, priority) \
+  static const ::minitf::internal::GradientRegistration               \
+  MINITF_REGISTRATION_NAME(minitf_grad_registration_)                 \
+      [[maybe_unused]] (op_type, fn, priority)
 /// MINITF_NOT_DIFFERENTIABLE("Shape"), as ops.NotDifferentiable("Shape").
-#define MINITF_NOT_DIFFERENTIABLE(op_type)                                  \
-  static const ::minitf::internal::GradientRegistration MINITF_GRAD_CONCAT( \
-      minitf_grad_registration_, __COUNTER__) [[maybe_unused]] (op_type)
+#define MINITF_NOT_DIFFERENTIABLE(op_type)              \
+  static const ::minitf::internal::GradientRegistration \
+  MINITF_REGISTRATION_NAME(minitf_grad_registration_)   \
+      [[maybe_unused]] (op_type)
 
 /// tf.gradients(ys, xs, grad_ys): the symbolic sum of dy/dx over ys, one
 /// Output per x with x's shape, or an invalid Output (None) for an x that no
