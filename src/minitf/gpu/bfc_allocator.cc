@@ -11,14 +11,13 @@ namespace minitf {
 BFCAllocator::BFCAllocator(std::unique_ptr<SubAllocator> sub_allocator,
                            size_t total_memory, bool allow_growth,
                            std::string name)
-    : sub_allocator_(std::move(sub_allocator)),
+    : DeviceAllocator(static_cast<int64_t>(total_memory)),
+      sub_allocator_(std::move(sub_allocator)),
       name_(std::move(name)),
       memory_limit_(total_memory),
       curr_region_allocation_bytes_(RoundedBytes(
           allow_growth ? std::min(total_memory, kInitialGrowthBytes)
-                       : total_memory)) {
-  stats_.bytes_limit = static_cast<int64_t>(total_memory);
-}
+                       : total_memory)) {}
 
 BFCAllocator::~BFCAllocator() {
   for (const Region& region : regions_) {
@@ -47,10 +46,10 @@ void* BFCAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   // Chunks start at multiples of 256 from a region's start, and regions are
   // at least that aligned: any smaller alignment comes free.
   MINITF_CHECK(alignment <= kMinAllocationSize);
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(mu());
   // A request past the limit can never fit (and must not overflow below).
   if (num_bytes > memory_limit_) {
-    ++stats_.num_refused;
+    ++stats().num_refused;
     return nullptr;
   }
   const size_t rounded_bytes = RoundedBytes(std::max<size_t>(num_bytes, 1));
@@ -61,7 +60,7 @@ void* BFCAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   if (ptr == nullptr && Extend(rounded_bytes)) {
     ptr = FindChunkPtr(bin, rounded_bytes, num_bytes);
   }
-  if (ptr == nullptr) ++stats_.num_refused;
+  if (ptr == nullptr) ++stats().num_refused;
   return ptr;
 }
 
@@ -85,11 +84,11 @@ void* BFCAllocator::FindChunkPtr(int bin, size_t rounded_bytes,
     chunk.requested_size = num_bytes;
     chunk.allocation_id = next_allocation_id_++;
     const auto chunk_bytes = static_cast<int64_t>(chunk.size);
-    ++stats_.num_allocs;
-    stats_.bytes_in_use += chunk_bytes;
-    stats_.max_bytes_in_use =
-        std::max(stats_.max_bytes_in_use, stats_.bytes_in_use);
-    stats_.max_alloc_size = std::max(stats_.max_alloc_size, chunk_bytes);
+    ++stats().num_allocs;
+    stats().bytes_in_use += chunk_bytes;
+    stats().max_bytes_in_use =
+        std::max(stats().max_bytes_in_use, stats().bytes_in_use);
+    stats().max_alloc_size = std::max(stats().max_alloc_size, chunk_bytes);
     return chunk.ptr;
   }
   return nullptr;
@@ -167,16 +166,16 @@ void BFCAllocator::DeallocateRaw(void* ptr) {
   if (ptr == nullptr) return;
   bool destroy;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<std::mutex> lock(mu());
     const ChunkHandle h = HandleFor(ptr);
     // A pointer that is no chunk of ours, or one freed twice.
     MINITF_CHECK(h != kInvalidChunkHandle && chunks_[h].in_use());
     Chunk& c = chunks_[h];
     c.allocation_id = -1;
     c.requested_size = 0;
-    stats_.bytes_in_use -= static_cast<int64_t>(c.size);
+    stats().bytes_in_use -= static_cast<int64_t>(c.size);
     InsertFreeChunkIntoBin(TryToCoalesce(h));
-    destroy = orphaned_ && stats_.bytes_in_use == 0;
+    destroy = OrphanedAndIdle();
   }
   if (destroy) delete this;
 }
@@ -270,38 +269,15 @@ BFCAllocator::ChunkHandle BFCAllocator::HandleFor(const void* ptr) const {
 }
 
 size_t BFCAllocator::AllocatedSize(const void* ptr) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(mu());
   const ChunkHandle h = HandleFor(ptr);
   MINITF_CHECK(h != kInvalidChunkHandle && chunks_[h].in_use());
   return chunks_[h].size;
 }
 
-AllocatorStats BFCAllocator::GetStats() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return stats_;
-}
-
-void BFCAllocator::ClearStats() {
-  std::lock_guard<std::mutex> lock(mu_);
-  stats_.num_allocs = 0;
-  stats_.num_refused = 0;
-  stats_.max_bytes_in_use = stats_.bytes_in_use;
-  stats_.max_alloc_size = 0;
-}
-
-void BFCAllocator::DestroyWhenIdle() {
-  bool destroy;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    orphaned_ = true;
-    destroy = stats_.bytes_in_use == 0;
-  }
-  if (destroy) delete this;
-}
-
 std::vector<std::vector<BFCAllocator::ChunkInfo>> BFCAllocator::ChunkMap()
     const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(mu());
   std::vector<std::vector<ChunkInfo>> map;
   for (const char* start : regions_by_age_) {
     const Region* region = RegionFor(start);
@@ -317,7 +293,7 @@ std::vector<std::vector<BFCAllocator::ChunkInfo>> BFCAllocator::ChunkMap()
 }
 
 std::vector<size_t> BFCAllocator::RegionSizes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(mu());
   std::vector<size_t> sizes;
   for (const char* start : regions_by_age_)
     sizes.push_back(RegionFor(start)->size);

@@ -56,8 +56,8 @@ namespace minitf {
 ///     chunks, as in TensorFlow: an unsplit chunk counts all its bytes), and
 ///     the regions together never exceed the limit.
 ///
-/// Thread safety: every method may be called from any thread; one mutex
-/// guards all the state.
+/// Thread safety: every method may be called from any thread; one mutex,
+/// DeviceAllocator's mu(), guards all the state.
 class BFCAllocator final : public DeviceAllocator {
  public:
   /// Every chunk is a multiple of 2^8 = 256 bytes (kMinAllocationBits).
@@ -93,11 +93,6 @@ class BFCAllocator final : public DeviceAllocator {
   /// REQUIRES: `ptr` is null or came from AllocateRaw on this allocator.
   void DeallocateRaw(void* ptr) override;
   bool HostAccessible() const override;
-
-  /// Counts whole chunks; bytes_limit is `total_memory`.
-  AllocatorStats GetStats() const override;
-  void ClearStats() override;
-  void DestroyWhenIdle() override;
 
   /// `bytes` rounded up to a multiple of 256.
   static size_t RoundedBytes(size_t bytes);
@@ -164,6 +159,8 @@ class BFCAllocator final : public DeviceAllocator {
     char* end() const { return ptr + size; }
   };
 
+  // Every chunk counts at least 256 bytes: none is out when none count.
+  bool IdleLocked() const override { return stats().bytes_in_use == 0; }
   void* FindChunkPtr(int bin, size_t rounded_bytes, size_t num_bytes);
   bool Extend(size_t rounded_bytes);
   void SplitChunk(ChunkHandle h, size_t num_bytes);
@@ -182,23 +179,20 @@ class BFCAllocator final : public DeviceAllocator {
   const std::string name_;
   const size_t memory_limit_;
 
-  mutable std::mutex mu_;
   // The size of the next region; doubles as regions are added.
-  size_t curr_region_allocation_bytes_;      // guarded by mu_
-  size_t total_region_allocated_bytes_ = 0;  // guarded by mu_
+  size_t curr_region_allocation_bytes_;      // guarded by mu()
+  size_t total_region_allocated_bytes_ = 0;  // guarded by mu()
   // Set once the sub-allocator has refused: TensorFlow then asks for 10%
   // less, repeatedly, but only the first time.
-  bool started_backpedal_ = false;                      // guarded by mu_
-  std::vector<Chunk> chunks_;                           // guarded by mu_
-  ChunkHandle free_chunks_list_ = kInvalidChunkHandle;  // guarded by mu_
-  std::set<BinEntry> bins_[kNumBins];                   // guarded by mu_
+  bool started_backpedal_ = false;                      // guarded by mu()
+  std::vector<Chunk> chunks_;                           // guarded by mu()
+  ChunkHandle free_chunks_list_ = kInvalidChunkHandle;  // guarded by mu()
+  std::set<BinEntry> bins_[kNumBins];                   // guarded by mu()
   // Sorted by end address, for RegionFor's binary search; see
   // regions_by_age_ for the order they were made in.
-  std::vector<Region> regions_;              // guarded by mu_
-  std::vector<const char*> regions_by_age_;  // guarded by mu_
-  int64_t next_allocation_id_ = 1;           // guarded by mu_
-  AllocatorStats stats_;                     // guarded by mu_
-  bool orphaned_ = false;                    // guarded by mu_
+  std::vector<Region> regions_;              // guarded by mu()
+  std::vector<const char*> regions_by_age_;  // guarded by mu()
+  int64_t next_allocation_id_ = 1;           // guarded by mu()
 };
 
 }  // namespace minitf

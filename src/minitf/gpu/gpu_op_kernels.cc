@@ -27,6 +27,7 @@
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/kernels/index_inputs.h"
 #include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/checks.h"
 #include "minitf/train/kernels/apply_recipe.h"
 
 namespace minitf::gpu {
@@ -165,14 +166,7 @@ class FillGpuOp : public GpuOpKernel {
     const Tensor& dims = ctx->input(0);
     TF_ASSIGN_OR_RETURN(Tensor value, ReadOnHost(ctx, gpu, ctx->input(1)));
     // The CPU kernel's checks, in its words.
-    if (dims.dims() != 1) {
-      return errors::InvalidArgument("dims must be a 1-D tensor, not ",
-                                     ShapeErrorString(dims.shape()));
-    }
-    if (value.dims() != 0) {
-      return errors::InvalidArgument("value must be a scalar, not ",
-                                     ShapeErrorString(value.shape()));
-    }
+    TF_RETURN_IF_ERROR(kernels::CheckFillInputs(dims, value));
     TF_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, IndexValues(dims));
     TF_ASSIGN_OR_RETURN(TensorShape shape,
                         TensorShape::FromDims(sizes, /*allow_unknown=*/false));

@@ -135,14 +135,7 @@ StatusOr<Tensor> ArgReduce(const GpuStreamContext& ctx, bool max,
 StatusOr<Tensor> SoftmaxKernel(const GpuStreamContext& ctx, bool log,
                                const Tensor& logits) {
   const char* op = log ? "LogSoftmax" : "Softmax";
-  if (!DataTypeIsFloating(logits.dtype())) {
-    return errors::InvalidArgument(op, " has no kernel for dtype ",
-                                   logits.dtype());
-  }
-  if (logits.dims() == 0) {
-    return errors::InvalidArgument("logits must have >= 1 dimension, got ",
-                                   logits.shape());
-  }
+  TF_RETURN_IF_ERROR(kernels::CheckSoftmaxLogits(op, logits));
   TF_ASSIGN_OR_RETURN(Tensor out,
                       Tensor::Allocate(logits.dtype(), logits.shape()));
   if (out.NumElements() == 0) return out;
@@ -332,21 +325,9 @@ Status GatherByStrides(const GpuStreamContext& ctx, const char* name,
 StatusOr<Tensor> Tile(const GpuStreamContext& ctx, const Tensor& x,
                       const std::vector<int64_t>& multiples) {
   TF_RETURN_IF_ERROR(CheckInitialized("Tile", x, 0));
-  if (static_cast<int>(multiples.size()) != x.dims()) {
-    return errors::InvalidArgument(
-        "Expected multiples argument to be a vector of length ", x.dims(),
-        " but got length ", multiples.size());
-  }
-  std::vector<int64_t> dims(x.dims());
-  for (int d = 0; d < x.dims(); ++d) {
-    if (multiples[d] < 0) {
-      return errors::InvalidArgument("Expected multiples[", d,
-                                     "] >= 0, but got ", multiples[d]);
-    }
-    dims[d] = x.dim_size(d) * multiples[d];
-  }
-  TF_ASSIGN_OR_RETURN(Tensor out,
-                      Tensor::Allocate(x.dtype(), TensorShape(dims)));
+  TF_ASSIGN_OR_RETURN(TensorShape shape,
+                      kernels::CheckTile(x.shape(), multiples));
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), shape));
   // The output seen as [m0, d0, m1, d1, ...]: along m the input repeats
   // (stride 0), along d it advances. Axes of 1 take no loop.
   std::vector<std::pair<int64_t, int64_t>> loops;
@@ -363,17 +344,9 @@ StatusOr<Tensor> Tile(const GpuStreamContext& ctx, const Tensor& x,
 StatusOr<Tensor> BroadcastTo(const GpuStreamContext& ctx, const Tensor& x,
                              const std::vector<int64_t>& shape) {
   TF_RETURN_IF_ERROR(CheckInitialized("BroadcastTo", x, 0));
+  TF_RETURN_IF_ERROR(kernels::CheckBroadcastTo(x.shape(), shape));
   const int rank = static_cast<int>(shape.size());
   const int skip = rank - x.dims();
-  bool ok = skip >= 0;
-  for (int d = 0; ok && d < x.dims(); ++d) {
-    ok = x.dim_size(d) == 1 || x.dim_size(d) == shape[d + skip];
-  }
-  if (!ok) {
-    return errors::InvalidArgument(
-        "Unable to broadcast tensor of shape ", ShapeErrorString(x.shape()),
-        " to tensor of shape ", ShapeErrorString(TensorShape(shape)));
-  }
   TF_ASSIGN_OR_RETURN(Tensor out,
                       Tensor::Allocate(x.dtype(), TensorShape(shape)));
   // One loop per output axis longer than 1: the input's stride there, or 0
@@ -480,10 +453,8 @@ StatusOr<Tensor> Reduce(const GpuStreamContext& ctx, ReduceOp op,
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
   if (out.NumElements() == 0) return out;
   if (plan.reduced_count == 0) {
-    if (op == ReduceOp::kMean && DataTypeIsInteger(x.dtype())) {
-      return errors::InvalidArgument("Mean of an empty set of ", x.dtype(),
-                                     " values is undefined (reducing shape ",
-                                     x.shape(), ")");
+    if (op == ReduceOp::kMean) {
+      TF_RETURN_IF_ERROR(kernels::CheckMeanOfEmpty(x, plan.reduced_count));
     }
     TF_RETURN_IF_ERROR(FillIdentity(ctx, op, &out));
     return out;

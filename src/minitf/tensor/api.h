@@ -16,6 +16,7 @@
 #include "minitf/tensor/kernels/array_ops.h"
 #include "minitf/tensor/kernels/broadcast.h"
 #include "minitf/tensor/kernels/cwise_ops.h"
+#include "minitf/tensor/kernels/intra_op.h"
 #include "minitf/tensor/kernels/matmul.h"
 #include "minitf/tensor/kernels/nn_ops.h"
 #include "minitf/tensor/kernels/random_ops.h"

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "minitf/tensor/kernels/array_ops.h"
+#include "minitf/tensor/kernels/checks.h"
 
 namespace minitf::kernels {
 namespace {
@@ -40,6 +41,17 @@ TEST(FillTest, Errors) {
       "Dimension -1 must be >= 0 (dimension 1 of shape [2,?])");
   ExpectInvalidArgument(Fill({2}, Tensor()),
                         "Fill got an uninitialized tensor as its value");
+}
+
+// The graph's Fill kernels (CPU and GPU) check its inputs in TensorFlow's
+// words before they read dims.
+TEST(FillTest, ChecksTheGraphsInputs) {
+  EXPECT_TRUE(CheckFillInputs(Tensor({2, 3}), Tensor(1.f)).ok());
+  const Status not_vector = CheckFillInputs(Tensor(2), Tensor(1.f));
+  EXPECT_EQ(not_vector.code(), error::INVALID_ARGUMENT);
+  EXPECT_EQ(not_vector.message(), "dims must be a vector, got shape []");
+  EXPECT_EQ(CheckFillInputs(Tensor({2}), Tensor({1.f, 2.f})).message(),
+            "value must be a scalar, got shape [2]");
 }
 
 TEST(ZerosTest, ZerosAndOnesOfEveryDType) {

@@ -35,6 +35,18 @@ class CountingPool : public Eigen::ThreadPoolInterface {
   Eigen::ThreadPool pool_;
 };
 
+// One thread per min_work_per_thread of work, from 1 up to the threads and
+// the units the work comes in.
+TEST(IntraOpTest, ThreadsForGivesEachThreadItsMinimum) {
+  EXPECT_EQ(ThreadsFor(0, 100, 10, 4), 1);
+  EXPECT_EQ(ThreadsFor(199, 100, 10, 4), 1);
+  EXPECT_EQ(ThreadsFor(200, 100, 10, 4), 2);
+  EXPECT_EQ(ThreadsFor(1000, 100, 10, 4), 4);
+  EXPECT_EQ(ThreadsFor(1000, 100, 3, 4), 3);
+  EXPECT_EQ(ThreadsFor(1000, 100, 0, 4), 1);
+  EXPECT_EQ(ThreadsFor(1000, 100, 10, 0), 1);
+}
+
 TEST(IntraOpTest, WithoutAScopeKernelsUseTheProcessPool) {
   EXPECT_EQ(CurrentIntraOpPool(), nullptr);
   EXPECT_EQ(IntraOpThreads(), GetNumThreads());

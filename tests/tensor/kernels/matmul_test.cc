@@ -15,6 +15,8 @@
 #include <tuple>
 #include <vector>
 
+#include "minitf/tensor/kernels/intra_op.h"
+
 namespace minitf::kernels {
 namespace {
 

@@ -22,4 +22,27 @@ std::string AllocatorStats::DebugString() const {
   return buf;
 }
 
+AllocatorStats DeviceAllocator::GetStats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+void DeviceAllocator::ClearStats() {
+  std::lock_guard<std::mutex> lock(mu_);
+  stats_.num_allocs = 0;
+  stats_.num_refused = 0;
+  stats_.max_bytes_in_use = stats_.bytes_in_use;
+  stats_.max_alloc_size = 0;
+}
+
+void DeviceAllocator::DestroyWhenIdle() {
+  bool destroy;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    orphaned_ = true;
+    destroy = IdleLocked();
+  }
+  if (destroy) delete this;
+}
+
 }  // namespace minitf

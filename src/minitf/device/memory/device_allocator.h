@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "minitf/tensor/allocator.h"
@@ -51,16 +52,39 @@ class DeviceAllocator : public Allocator {
   /// What the allocator counts; the meaning of "bytes" is the kind's own
   /// (requested bytes for a TrackingAllocator, whole chunks for a BFC
   /// allocator, as in TensorFlow).
-  virtual AllocatorStats GetStats() const = 0;
+  AllocatorStats GetStats() const;
   /// Starts a new measurement: the peak and largest allocation become what
   /// is in use now, the counts 0 (AllocatorStats::ClearStats).
-  virtual void ClearStats() = 0;
+  void ClearStats();
   /// Gives up ownership: deletes the allocator now if nothing is in use,
   /// else when the last block is returned. Call once, instead of delete.
-  virtual void DestroyWhenIdle() = 0;
+  void DestroyWhenIdle();
 
  protected:
+  /// `bytes_limit` is the cap the statistics report; 0 when there is none.
+  explicit DeviceAllocator(int64_t bytes_limit) {
+    stats_.bytes_limit = bytes_limit;
+  }
   ~DeviceAllocator() override = default;  // see DestroyWhenIdle
+
+  /// The one lock of the allocator: it guards the statistics here and the
+  /// kind's own bookkeeping, so that both change together.
+  std::mutex& mu() const { return mu_; }
+  /// The statistics, which the kind keeps up to date. REQUIRES: mu() held.
+  AllocatorStats& stats() { return stats_; }
+  const AllocatorStats& stats() const { return stats_; }
+  /// Whether DestroyWhenIdle() was called and no block is out any more: a
+  /// kind's DeallocateRaw then deletes the allocator, once mu() is
+  /// released. REQUIRES: mu() held.
+  bool OrphanedAndIdle() const { return orphaned_ && IdleLocked(); }
+
+ private:
+  /// Whether no block is out. REQUIRES: mu() held.
+  virtual bool IdleLocked() const = 0;
+
+  mutable std::mutex mu_;
+  AllocatorStats stats_;   // guarded by mu_
+  bool orphaned_ = false;  // guarded by mu_
 };
 
 }  // namespace minitf

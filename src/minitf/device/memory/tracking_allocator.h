@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -56,20 +55,13 @@ class TrackingAllocator final : public DeviceAllocator {
   void DeallocateRaw(void* ptr) override;
   bool HostAccessible() const override { return base_->HostAccessible(); }
 
-  /// Counts requested bytes.
-  AllocatorStats GetStats() const override;
-  void ClearStats() override;
-  void DestroyWhenIdle() override;
-
  private:
   ~TrackingAllocator() override = default;  // see DestroyWhenIdle
+  bool IdleLocked() const override { return sizes_.empty(); }
 
   const std::string name_;
   Allocator* const base_;
-  mutable std::mutex mu_;
-  std::unordered_map<void*, size_t> sizes_;  // guarded by mu_
-  AllocatorStats stats_;                     // guarded by mu_
-  bool orphaned_ = false;                    // guarded by mu_
+  std::unordered_map<void*, size_t> sizes_;  // guarded by mu()
 };
 
 }  // namespace minitf

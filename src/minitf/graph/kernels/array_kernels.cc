@@ -9,6 +9,7 @@
 #include "minitf/graph/kernels/index_inputs.h"
 #include "minitf/graph/shape_inference.h"
 #include "minitf/tensor/kernels/array_ops.h"
+#include "minitf/tensor/kernels/checks.h"
 
 namespace minitf {
 namespace {
@@ -89,11 +90,8 @@ class FillOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Compute(OpKernelContext* ctx) override {
+    TF_RETURN_IF_ERROR(kernels::CheckFillInputs(ctx->input(0), ctx->input(1)));
     TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims, VectorInput(ctx, 0, "dims"));
-    if (ctx->input(1).dims() != 0) {
-      return errors::InvalidArgument("value must be a scalar, not ",
-                                     ShapeErrorString(ctx->input(1).shape()));
-    }
     TF_ASSIGN_OR_RETURN(Tensor out, kernels::Fill(dims, ctx->input(1)));
     ctx->set_output(0, std::move(out));
     return Status::OK();

@@ -1,6 +1,25 @@
 #include "minitf/tensor/kernels/checks.h"
 
+#include <string>
+#include <utility>
+
 namespace minitf::kernels {
+namespace {
+
+// Fill's value: an initialized scalar.
+Status CheckFillValue(const Tensor& value) {
+  if (!value.IsInitialized()) {
+    return errors::InvalidArgument(
+        "Fill got an uninitialized tensor as its value");
+  }
+  if (value.dims() != 0) {
+    return errors::InvalidArgument("value must be a scalar, got shape ",
+                                   value.shape());
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Status CheckInitialized(std::string_view op, const Tensor& t, int index) {
   if (t.IsInitialized()) return Status::OK();
@@ -45,17 +64,72 @@ Status CheckCast(const Tensor& x, DType to) {
 
 StatusOr<TensorShape> CheckFill(const std::vector<int64_t>& dims,
                                 const Tensor& value) {
-  if (!value.IsInitialized()) {
-    return errors::InvalidArgument(
-        "Fill got an uninitialized tensor as its value");
-  }
-  if (value.dims() != 0) {
-    return errors::InvalidArgument("value must be a scalar, got shape ",
-                                   value.shape());
-  }
+  TF_RETURN_IF_ERROR(CheckFillValue(value));
   // Tensor::Allocate checks the sizes too, but a user's negative size
   // deserves TensorFlow's message.
   return TensorShape::FromDims(dims, /*allow_unknown=*/false);
+}
+
+Status CheckFillInputs(const Tensor& dims, const Tensor& value) {
+  if (dims.dims() != 1) {
+    return errors::InvalidArgument("dims must be a vector, got shape ",
+                                   dims.shape());
+  }
+  return CheckFillValue(value);
+}
+
+StatusOr<TensorShape> CheckTile(const TensorShape& x,
+                                const std::vector<int64_t>& multiples) {
+  if (static_cast<int>(multiples.size()) != x.dims()) {
+    return errors::InvalidArgument(
+        "Expected multiples argument to be a vector of length ", x.dims(),
+        " but got length ", multiples.size());
+  }
+  std::vector<int64_t> dims(x.dims());
+  for (int d = 0; d < x.dims(); ++d) {
+    if (multiples[d] < 0) {
+      return errors::InvalidArgument("Expected multiples[", d,
+                                     "] >= 0, but got ", multiples[d]);
+    }
+    dims[d] = x.dim_size(d) * multiples[d];
+  }
+  return TensorShape(std::move(dims));
+}
+
+Status CheckBroadcastTo(const TensorShape& x,
+                        const std::vector<int64_t>& shape) {
+  const int skip = static_cast<int>(shape.size()) - x.dims();
+  bool ok = skip >= 0;
+  for (int d = 0; ok && d < x.dims(); ++d) {
+    ok = x.dim_size(d) == 1 || x.dim_size(d) == shape[d + skip];
+  }
+  if (ok) return Status::OK();
+  // The target as the user wrote it: a negative size stays as it is.
+  std::string to;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    to += (d ? "," : "") + std::to_string(shape[d]);
+  }
+  return errors::InvalidArgument("Unable to broadcast tensor of shape ", x,
+                                 " to tensor of shape [", to, "]");
+}
+
+Status CheckMeanOfEmpty(const Tensor& x, int64_t reduced_count) {
+  if (reduced_count != 0 || !DataTypeIsInteger(x.dtype())) return Status::OK();
+  return errors::InvalidArgument("Mean of an empty set of ", x.dtype(),
+                                 " values is undefined (reducing shape ",
+                                 x.shape(), ")");
+}
+
+Status CheckSoftmaxLogits(std::string_view op, const Tensor& logits) {
+  if (!DataTypeIsFloating(logits.dtype())) {
+    return errors::InvalidArgument(op, " has no kernel for dtype ",
+                                   logits.dtype());
+  }
+  if (logits.dims() == 0) {
+    return errors::InvalidArgument("logits must have >= 1 dimension, got ",
+                                   logits.shape());
+  }
+  return Status::OK();
 }
 
 StatusOr<ArgReducePlan> PlanArgReduce(const Tensor& x, int axis) {

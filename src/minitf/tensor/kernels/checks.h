@@ -46,9 +46,26 @@ Status CheckNumeric(std::string_view op, DType dtype);
 
 /// x initialized, `to` a valid dtype.
 Status CheckCast(const Tensor& x, DType to);
-/// value an initialized scalar, `dims` no negative size: the output's shape.
+/// value an initialized scalar ("value must be a scalar, got shape [2]"),
+/// `dims` no negative size: the output's shape.
 StatusOr<TensorShape> CheckFill(const std::vector<int64_t>& dims,
                                 const Tensor& value);
+/// Fill's two inputs as a graph gives them, before dims is read: dims a
+/// vector ("dims must be a vector, got shape [2,2]"), value as CheckFill
+/// wants it.
+Status CheckFillInputs(const Tensor& dims, const Tensor& value);
+
+// --- Tile and BroadcastTo --------------------------------------------------
+
+/// One multiple per dimension of x, none negative ("Expected multiples[1] >=
+/// 0, but got -1"): the tiled shape, x's dimensions times the multiples.
+StatusOr<TensorShape> CheckTile(const TensorShape& x,
+                                const std::vector<int64_t>& multiples);
+/// x aligned with `shape` at the last axis, each of its dimensions 1 or
+/// equal to shape's ("Unable to broadcast tensor of shape [2,3] to tensor of
+/// shape [4]").
+Status CheckBroadcastTo(const TensorShape& x,
+                        const std::vector<int64_t>& shape);
 
 // --- ArgMax and ArgMin ------------------------------------------------------
 
@@ -59,6 +76,16 @@ struct ArgReducePlan {
 };
 /// `axis` in [-rank, rank) and not empty in x. REQUIRES: x's dtype checked.
 StatusOr<ArgReducePlan> PlanArgReduce(const Tensor& x, int axis);
+
+// --- Mean and Softmax ------------------------------------------------------
+
+/// InvalidArgument "Mean of an empty set of int32 values is undefined
+/// (reducing shape [0,3])" when a Mean of an integer x reduces no element
+/// (`reduced_count` 0); a floating Mean of nothing is NaN.
+Status CheckMeanOfEmpty(const Tensor& x, int64_t reduced_count);
+/// logits of a floating dtype ("Softmax has no kernel for dtype int32") and
+/// at least a vector.
+Status CheckSoftmaxLogits(std::string_view op, const Tensor& logits);
 
 // --- Slice and BiasAdd -----------------------------------------------------
 

@@ -1,7 +1,9 @@
 #include "minitf/tensor/kernels/intra_op.h"
 
 #include <immintrin.h>
+#include <omp.h>
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -10,7 +12,6 @@
 #include <mutex>
 #include <thread>
 
-#include "minitf/tensor/kernels/matmul.h"
 #include "minitf/tensor/status.h"
 
 namespace minitf::kernels {
@@ -66,6 +67,16 @@ void Linger(uint64_t seen) {
 // --8<-- [end:linger]
 
 }  // namespace
+
+void SetNumThreads(int n) {
+  // The kernels that split their work read Eigen's setting; Eigen's own
+  // products, which the integer ones still reach, parallelise with OpenMP.
+  // Both settings must agree.
+  omp_set_num_threads(n < 1 ? 1 : n);
+  Eigen::setNbThreads(n < 1 ? 1 : n);
+}
+
+int GetNumThreads() { return Eigen::nbThreads(); }
 
 Eigen::ThreadPoolInterface* CurrentIntraOpPool() { return current_pool; }
 

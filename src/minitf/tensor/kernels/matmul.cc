@@ -143,9 +143,9 @@ StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
   // The rows split between the threads, each given 65,536 values or more
   // (a split of fewer costs about what it saves).
   const int64_t m = out.dim_size(0);
-  const int threads = std::max<int64_t>(
-      1, std::min<int64_t>(omp_in_parallel() ? 1 : IntraOpThreads(),
-                           out.NumElements() / (1 << 16)));
+  const int threads =
+      ThreadsFor(static_cast<double>(out.NumElements()), 1 << 16, m,
+                 omp_in_parallel() ? 1 : IntraOpThreads());
   SwitchDType(a.dtype(), [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (threads <= 1) return BiasAddRelu<T>(bias, relu, 0, m, &out);
@@ -157,15 +157,5 @@ StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
   });
   return out;
 }
-
-void SetNumThreads(int n) {
-  // GemmMatMul and the other kernels that split their work read Eigen's
-  // setting (intra_op.h); Eigen's own products, which the integer ones
-  // still reach, parallelise with OpenMP. Both settings must agree.
-  omp_set_num_threads(n < 1 ? 1 : n);
-  Eigen::setNbThreads(n < 1 ? 1 : n);
-}
-
-int GetNumThreads() { return Eigen::nbThreads(); }
 
 }  // namespace minitf::kernels

@@ -7,8 +7,8 @@
 // strides, so the Tensor layer adds no copy. Small, matrix-vector and
 // integer products are Eigen's `out.noalias() = a * b` on the buffers viewed
 // as row-major matrices.
-// SetNumThreads picks how many threads GEMM uses, unless the calling thread
-// named an intra-op pool (intra_op.h), as chapter 4's CPU devices do.
+// SetNumThreads (intra_op.h) picks how many threads GEMM uses, unless the
+// calling thread named an intra-op pool, as chapter 4's CPU devices do.
 //
 //   StatusOr<Tensor> c = kernels::MatMul(a, b);                 // [2,3]x[3,2]
 //   StatusOr<Tensor> g = kernels::MatMul(x, dy, /*transpose_a=*/true, false);
@@ -36,13 +36,5 @@ StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b,
 StatusOr<Tensor> FusedMatMul(const Tensor& a, const Tensor& b,
                              const Tensor& bias, bool transpose_a,
                              bool transpose_b, bool relu);
-
-/// Threads used by matmul and by the optimizers' updates of large
-/// variables (Eigen's setting, also given to OpenMP): the calling thread and
-/// n - 1 of the process's intra-op pool (intra_op.h); by default, one per
-/// core. A thread that named an intra-op pool uses the pool's threads
-/// instead.
-void SetNumThreads(int n);
-int GetNumThreads();
 
 }  // namespace minitf::kernels

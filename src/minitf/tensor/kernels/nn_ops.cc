@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "minitf/tensor/kernels/checks.h"
 #include "minitf/tensor/kernels/eigen_maps.h"
 
 namespace minitf::kernels {
@@ -93,15 +94,8 @@ void SoftmaxColumns(const T* x, int64_t n, int64_t inner, T* y, T* scratch) {
 template <bool kLog>
 StatusOr<Tensor> SoftmaxKernel(std::string_view op, const Tensor& logits,
                                int axis) {
-  if (!DataTypeIsFloating(logits.dtype())) {
-    return errors::InvalidArgument(op, " has no kernel for dtype ",
-                                   logits.dtype());
-  }
+  TF_RETURN_IF_ERROR(CheckSoftmaxLogits(op, logits));
   const int rank = logits.dims();
-  if (rank == 0) {
-    return errors::InvalidArgument("logits must have >= 1 dimension, got ",
-                                   logits.shape());
-  }
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument(
         "Dimension (", axis, ") must be in the range [", -rank, ", ", rank,

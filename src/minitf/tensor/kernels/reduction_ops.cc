@@ -336,11 +336,7 @@ StatusOr<Tensor> ReduceMean(const Tensor& x, const Axes& axes, bool keep_dims) {
                       PlanReduction(x.shape(), axes, keep_dims));
   TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(x.dtype(), plan.out_shape));
   if (out.NumElements() == 0) return out;
-  if (plan.reduced_count == 0 && DataTypeIsInteger(x.dtype())) {
-    return errors::InvalidArgument("Mean of an empty set of ", x.dtype(),
-                                   " values is undefined (reducing shape ",
-                                   x.shape(), ")");
-  }
+  TF_RETURN_IF_ERROR(CheckMeanOfEmpty(x, plan.reduced_count));
   Status status;
   SwitchDType(x.dtype(), [&]<typename T>() {
     if constexpr (std::is_floating_point_v<T>) {

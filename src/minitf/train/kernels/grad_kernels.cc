@@ -8,6 +8,8 @@
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/kernels/function_kernels.h"
 #include "minitf/graph/shape_inference.h"
+#include "minitf/tensor/kernels/broadcast.h"
+#include "minitf/tensor/kernels/checks.h"
 #include "minitf/tensor/kernels/cwise_ops.h"
 #include "minitf/tensor/kernels/nn_ops.h"
 
@@ -287,6 +289,22 @@ Status Gather(const Tensor& in, Tensor* out, auto source) {
   });
 }
 
+// `in` stretched to the shape `to`, aligned at the last axis: an axis of 1
+// repeats. REQUIRES: `to` is a broadcast of in's shape.
+StatusOr<Tensor> Broadcast(const Tensor& in, const TensorShape& to) {
+  TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(in.dtype(), to));
+  const int skip = to.dims() - in.dims();
+  TF_RETURN_IF_ERROR(
+      Gather(in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
+        int64_t offset = 0;
+        for (int d = 0; d < in.dims(); ++d) {
+          if (in.dim_size(d) != 1) offset += c[d + skip] * strides[d];
+        }
+        return offset;
+      }));
+  return out;
+}
+
 // Tile: output coordinate c reads input coordinate c mod in.dim.
 class TileOp : public OpKernel {
  public:
@@ -294,21 +312,8 @@ class TileOp : public OpKernel {
   Status Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
     TF_ASSIGN_OR_RETURN(std::vector<int64_t> m, IndexValues(ctx->input(1)));
-    if (static_cast<int>(m.size()) != in.dims()) {
-      return errors::InvalidArgument(
-          "Expected multiples argument to be a vector of length ", in.dims(),
-          " but got length ", m.size());
-    }
-    std::vector<int64_t> dims(in.dims());
-    for (int d = 0; d < in.dims(); ++d) {
-      if (m[d] < 0) {
-        return errors::InvalidArgument("Expected multiples[", d,
-                                       "] >= 0, but got ", m[d]);
-      }
-      dims[d] = in.dim_size(d) * m[d];
-    }
-    TF_ASSIGN_OR_RETURN(Tensor out,
-                        Tensor::Allocate(in.dtype(), TensorShape(dims)));
+    TF_ASSIGN_OR_RETURN(TensorShape shape, kernels::CheckTile(in.shape(), m));
+    TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(in.dtype(), shape));
     TF_RETURN_IF_ERROR(Gather(
         in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
           int64_t offset = 0;
@@ -329,27 +334,8 @@ class BroadcastToOp : public OpKernel {
   Status Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
     TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims, IndexValues(ctx->input(1)));
-    const int rank = static_cast<int>(dims.size());
-    const int skip = rank - in.dims();
-    bool ok = skip >= 0;
-    for (int d = 0; ok && d < in.dims(); ++d) {
-      ok = in.dim_size(d) == 1 || in.dim_size(d) == dims[d + skip];
-    }
-    if (!ok) {
-      return errors::InvalidArgument(
-          "Unable to broadcast tensor of shape ", ShapeErrorString(in.shape()),
-          " to tensor of shape [", Join(dims, ","), "]");
-    }
-    TF_ASSIGN_OR_RETURN(Tensor out,
-                        Tensor::Allocate(in.dtype(), TensorShape(dims)));
-    TF_RETURN_IF_ERROR(Gather(
-        in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
-          int64_t offset = 0;
-          for (int d = 0; d < in.dims(); ++d) {
-            if (in.dim_size(d) != 1) offset += c[d + skip] * strides[d];
-          }
-          return offset;
-        }));
+    TF_RETURN_IF_ERROR(kernels::CheckBroadcastTo(in.shape(), dims));
+    TF_ASSIGN_OR_RETURN(Tensor out, Broadcast(in, TensorShape(dims)));
     ctx->set_output(0, std::move(out));
     return Status::OK();
   }
@@ -393,27 +379,16 @@ class ReciprocalOp : public OpKernel {
   }
 };
 
-// FloorMod with NumPy broadcasting, through BroadcastTo's index mapping.
+// FloorMod with NumPy broadcasting: layer 1's shape rule, then both inputs
+// stretched as BroadcastTo stretches them.
 class FloorModOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    const int rank = std::max(x.dims(), y.dims());
-    std::vector<int64_t> dims(rank);
-    for (int d = 0; d < rank; ++d) {
-      const int dx = d - (rank - x.dims()), dy = d - (rank - y.dims());
-      const int64_t a = dx >= 0 ? x.dim_size(dx) : 1;
-      const int64_t b = dy >= 0 ? y.dim_size(dy) : 1;
-      if (a != b && a != 1 && b != 1) {
-        return errors::InvalidArgument(
-            "Incompatible shapes: ", ShapeErrorString(x.shape()), " vs. ",
-            ShapeErrorString(y.shape()));
-      }
-      dims[d] = std::max(a, b);
-    }
-    const TensorShape shape(dims);
+    TF_ASSIGN_OR_RETURN(const TensorShape shape,
+                        kernels::BroadcastShapes(x.shape(), y.shape()));
     TF_ASSIGN_OR_RETURN(Tensor bx, Broadcast(x, shape));
     TF_ASSIGN_OR_RETURN(Tensor by, Broadcast(y, shape));
     TF_ASSIGN_OR_RETURN(Tensor z, Tensor::Allocate(x.dtype(), shape));
@@ -443,21 +418,6 @@ class FloorModOp : public OpKernel {
     TF_RETURN_IF_ERROR(status);
     ctx->set_output(0, std::move(z));
     return Status::OK();
-  }
-
- private:
-  static StatusOr<Tensor> Broadcast(const Tensor& in, const TensorShape& to) {
-    TF_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(in.dtype(), to));
-    const int skip = to.dims() - in.dims();
-    TF_RETURN_IF_ERROR(Gather(
-        in, &out, [&](const std::vector<int64_t>& c, const auto& strides) {
-          int64_t offset = 0;
-          for (int d = 0; d < in.dims(); ++d) {
-            if (in.dim_size(d) != 1) offset += c[d + skip] * strides[d];
-          }
-          return offset;
-        }));
-    return out;
   }
 };
 

@@ -66,13 +66,12 @@ class ApplyKernel : public OpKernel {
   // caches again, while over a chunk all of them stay in the L1 cache.
   // Chunks are also the unit of work for the threads of
   // kernels::SetNumThreads (or of the thread's intra-op pool, chapter 4),
-  // once a variable is large enough (kMinParallel values) for that to pay
-  // for starting them; every value's arithmetic is the same whatever the
-  // split.
+  // each given kMinPerThread values or more, enough to pay for starting it;
+  // every value's arithmetic is the same whatever the split.
   template <typename T>
   void RunUpdate(OpKernelContext* ctx, Tensor** values) const {
     constexpr int64_t kChunk = 2048;
-    constexpr int64_t kMinParallel = 65536;
+    constexpr int64_t kMinPerThread = 65536;
     const Derived& self = static_cast<const Derived&>(*this);
     const int64_t n = values[0]->NumElements();
     const int64_t chunks = (n + kChunk - 1) / kChunk;
@@ -81,8 +80,9 @@ class ApplyKernel : public OpKernel {
       self.template Update<T>(ctx, values, begin, std::min(kChunk, n - begin));
     };
     const int threads =
-        static_cast<int>(std::min<int64_t>(kernels::IntraOpThreads(), chunks));
-    if (n < kMinParallel || threads < 2) {
+        kernels::ThreadsFor(static_cast<double>(n), kMinPerThread, chunks,
+                            kernels::IntraOpThreads());
+    if (threads < 2) {
       // No parallel region at all: even with one thread, entering one is a
       // call into the runtime, a visible cost next to a small variable.
       for (int64_t c = 0; c < chunks; ++c) run_chunk(c);

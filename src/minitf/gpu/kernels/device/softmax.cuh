@@ -27,21 +27,9 @@
 #include <cstdint>
 
 #include "minitf/gpu/kernels/device/common.cuh"
+#include "minitf/gpu/kernels/device/elementwise.cuh"  // AddF, MaximumF
 
 namespace minitf::gpu::MINITF_GPU_BACKEND {
-
-struct MaxNanF {
-  template <class T>
-  __device__ T operator()(T a, T b) const {
-    return MaxNan(a, b);
-  }
-};
-struct PlusF {
-  template <class T>
-  __device__ T operator()(T a, T b) const {
-    return a + b;
-  }
-};
 
 /// The row's maximum m and log(sum(exp(x - m))), agreed by the whole block.
 /// REQUIRES: every thread of the block calls it (it has barriers).
@@ -50,11 +38,11 @@ __device__ void RowLogSumExp(const T* x, int64_t classes, T* max, T* log_sum) {
   T m = -Infinity<T>();
   for (int64_t c = threadIdx.x; c < classes; c += blockDim.x)
     m = MaxNan(m, x[c]);
-  m = BlockReduce(m, -Infinity<T>(), MaxNanF());
+  m = BlockReduce(m, -Infinity<T>(), MaximumF());
   T sum = 0;
   for (int64_t c = threadIdx.x; c < classes; c += blockDim.x)
     sum += Exp(x[c] - m);
-  sum = BlockReduce(sum, T(0), PlusF());
+  sum = BlockReduce(sum, T(0), AddF());
   *max = m;
   *log_sum = Log(sum);
 }
@@ -93,8 +81,8 @@ __global__ void XentKernel(const T* logits, const T* labels, T* loss,
       row_loss += p[c] * ((x[c] - m) - log_sum);
       label_sum += p[c];
     }
-    row_loss = BlockReduce(row_loss, T(0), PlusF());
-    label_sum = BlockReduce(label_sum, T(0), PlusF());
+    row_loss = BlockReduce(row_loss, T(0), AddF());
+    label_sum = BlockReduce(label_sum, T(0), AddF());
     for (int64_t c = threadIdx.x; c < classes; c += blockDim.x)
       g[c] = Exp((x[c] - m) - log_sum) * label_sum - p[c];
     if (threadIdx.x == 0) loss[row] = -row_loss;

@@ -21,21 +21,6 @@
 
 namespace minitf::gpu::gemm {
 
-// --8<-- [start:load4]
-/// row[col..col+3], with zeros from `limit` on: one 16-byte load when
-/// `vector` and all four are inside, else four checked loads.
-/// REQUIRES: with `vector`, row + col is 16-byte aligned.
-__device__ inline float4 load4(const float* row, int col, int limit,
-                               bool vector) {
-  if (vector && col + 3 < limit)
-    return *reinterpret_cast<const float4*>(row + col);
-  return make_float4(col < limit ? row[col] : 0.f,
-                     col + 1 < limit ? row[col + 1] : 0.f,
-                     col + 2 < limit ? row[col + 2] : 0.f,
-                     col + 3 < limit ? row[col + 3] : 0.f);
-}
-// --8<-- [end:load4]
-
 /// row[col..col+3] = alpha * acc + beta * row[col..col+3], only where the
 /// column is below `limit`; one 16-byte load and store when `vector` and all
 /// four are inside. REQUIRES: with `vector`, row + col is 16-byte aligned.
@@ -59,6 +44,19 @@ __device__ inline void store4(float* row, int col, int limit, bool vector,
     if (col + j < limit) store_c(&row[col + j], v[j], alpha, beta);
 }
 
+/// reg = src[0..N), read in float4s. REQUIRES: src is 16-byte aligned and
+/// N a multiple of 4.
+template <int N>
+__device__ inline void read_float4s(const float* src, float (&reg)[N]) {
+  for (int i = 0; i < N; i += 4) {
+    const float4 v = *reinterpret_cast<const float4*>(src + i);
+    reg[i] = v.x;
+    reg[i + 1] = v.y;
+    reg[i + 2] = v.z;
+    reg[i + 3] = v.w;
+  }
+}
+
 // --8<-- [start:kernel]
 /// a:[m,k] b:[k,n] c:[m,n] -> c = alpha * a b + beta * c; the tiling of
 /// version 5. vector_a: rows of a may be read in float4s (k % 4 == 0, a
@@ -69,11 +67,8 @@ __global__ void gemm_v6_vectorized_kernel(int m, int n, int k, float alpha,
                                           float beta, float* c, bool vector_a,
                                           bool vector_bc) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
-  // Loads are float4s of a row: whole strides of rows, as in version 5.
-  static_assert(BK % 4 == 0 && BN % 4 == 0 && TM % 4 == 0 && TN % 4 == 0);
-  static_assert(kThreads % (BK / 4) == 0 && kThreads % (BN / 4) == 0);
-  static_assert(BM % (kThreads / (BK / 4)) == 0 &&
-                BK % (kThreads / (BN / 4)) == 0);
+  // A thread reads its TM and TN neighbours in float4s.
+  static_assert(TM % 4 == 0 && TN % 4 == 0);
   // Aligned to 16 bytes: threads read and write them in float4s.
   alignas(16) __shared__ float a_tile_t[BK][BM];  // transposed: [p][row]
   alignas(16) __shared__ float b_tile[BK][BN];
@@ -82,52 +77,18 @@ __global__ void gemm_v6_vectorized_kernel(int m, int n, int k, float alpha,
   const int col0 = blockIdx.x * BN;
   const int thread_row = t / (BN / TN);
   const int thread_col = t % (BN / TN);
-  // Thread t loads the float4 at row a_row + i, column a_col of the tile of
-  // a, for i = 0, a_stride, ...; and b's likewise.
-  const int a_row = t / (BK / 4), a_col = 4 * (t % (BK / 4));
-  const int a_stride = kThreads / (BK / 4);
-  const int b_row = t / (BN / 4), b_col = 4 * (t % (BN / 4));
-  const int b_stride = kThreads / (BN / 4);
   float acc[TM][TN] = {};
   float a_reg[TM];
   float b_reg[TN];
   for (int p0 = 0; p0 < k; p0 += BK) {
-    for (int i = 0; i < BM; i += a_stride) {
-      const int ar = row0 + a_row + i;
-      const float4 v = ar < m ? load4(a + ar * k, p0 + a_col, k, vector_a)
-                              : make_float4(0.f, 0.f, 0.f, 0.f);
-      // Transposed on the way in: four rows of a_tile_t, one column.
-      a_tile_t[a_col + 0][a_row + i] = v.x;
-      a_tile_t[a_col + 1][a_row + i] = v.y;
-      a_tile_t[a_col + 2][a_row + i] = v.z;
-      a_tile_t[a_col + 3][a_row + i] = v.w;
-    }
-    for (int i = 0; i < BK; i += b_stride) {
-      const int bp = p0 + b_row + i;
-      *reinterpret_cast<float4*>(&b_tile[b_row + i][b_col]) =
-          bp < k ? load4(b + bp * n, col0 + b_col, n, vector_bc)
-                 : make_float4(0.f, 0.f, 0.f, 0.f);
-    }
+    load_tiles_float4<BM, BN, BK, kThreads>(
+        m, n, k, a, b, row0, col0, p0, vector_a, vector_bc, a_tile_t, b_tile);
     // The tiles are read by the whole block: all must be loaded first.
     __syncthreads();
     for (int p = 0; p < BK; ++p) {
       // TM and TN neighbours in shared memory: float4 reads.
-      for (int i = 0; i < TM; i += 4) {
-        const float4 v =
-            *reinterpret_cast<const float4*>(&a_tile_t[p][thread_row * TM + i]);
-        a_reg[i] = v.x;
-        a_reg[i + 1] = v.y;
-        a_reg[i + 2] = v.z;
-        a_reg[i + 3] = v.w;
-      }
-      for (int j = 0; j < TN; j += 4) {
-        const float4 v =
-            *reinterpret_cast<const float4*>(&b_tile[p][thread_col * TN + j]);
-        b_reg[j] = v.x;
-        b_reg[j + 1] = v.y;
-        b_reg[j + 2] = v.z;
-        b_reg[j + 3] = v.w;
-      }
+      read_float4s(&a_tile_t[p][thread_row * TM], a_reg);
+      read_float4s(&b_tile[p][thread_col * TN], b_reg);
       for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] += a_reg[i] * b_reg[j];
     }

@@ -18,7 +18,7 @@
 #pragma once
 
 #include "minitf/gpu/kernels/gemm/common.cuh"
-#include "minitf/gpu/kernels/gemm/v6_vectorized.cuh"  // load4, store4
+#include "minitf/gpu/kernels/gemm/v6_vectorized.cuh"  // store4
 
 namespace minitf::gpu::gemm {
 
@@ -41,8 +41,6 @@ __global__ void __launch_bounds__(THREADS)
   constexpr int WSUB_N = WN / WN_ITER;  // and its columns
   static_assert(WM_ITER * WN_ITER * 32 * TM * TN == WM * WN);
   static_assert((WSUB_M / TM) * (WSUB_N / TN) == 32);
-  static_assert((THREADS * 4) % BK == 0 && (THREADS * 4) % BN == 0);
-  static_assert(BM % (THREADS * 4 / BK) == 0 && BK % (THREADS * 4 / BN) == 0);
   alignas(16) __shared__ float a_tile_t[BK][BM];  // transposed: [p][row]
   alignas(16) __shared__ float b_tile[BK][BN];
   const int t = threadIdx.x;
@@ -56,30 +54,13 @@ __global__ void __launch_bounds__(THREADS)
   const int lane = t % 32;
   const int lane_row = (lane / (WSUB_N / TN)) * TM;
   const int lane_col = (lane % (WSUB_N / TN)) * TN;
-  // The float4 loads, as in version 6.
-  const int a_row = t / (BK / 4), a_col = 4 * (t % (BK / 4));
-  const int a_stride = THREADS * 4 / BK;
-  const int b_row = t / (BN / 4), b_col = 4 * (t % (BN / 4));
-  const int b_stride = THREADS * 4 / BN;
   float acc[WM_ITER * TM][WN_ITER * TN] = {};
   float a_reg[WM_ITER * TM];
   float b_reg[WN_ITER * TN];
   for (int p0 = 0; p0 < k; p0 += BK) {
-    for (int i = 0; i < BM; i += a_stride) {
-      const int ar = row0 + a_row + i;
-      const float4 v = ar < m ? load4(a + ar * k, p0 + a_col, k, vector_a)
-                              : make_float4(0.f, 0.f, 0.f, 0.f);
-      a_tile_t[a_col + 0][a_row + i] = v.x;
-      a_tile_t[a_col + 1][a_row + i] = v.y;
-      a_tile_t[a_col + 2][a_row + i] = v.z;
-      a_tile_t[a_col + 3][a_row + i] = v.w;
-    }
-    for (int i = 0; i < BK; i += b_stride) {
-      const int bp = p0 + b_row + i;
-      *reinterpret_cast<float4*>(&b_tile[b_row + i][b_col]) =
-          bp < k ? load4(b + bp * n, col0 + b_col, n, vector_bc)
-                 : make_float4(0.f, 0.f, 0.f, 0.f);
-    }
+    // The float4 loads of version 6.
+    load_tiles_float4<BM, BN, BK, THREADS>(
+        m, n, k, a, b, row0, col0, p0, vector_a, vector_bc, a_tile_t, b_tile);
     // The tiles are read by the whole block: all must be loaded first.
     __syncthreads();
     for (int p = 0; p < BK; ++p) {

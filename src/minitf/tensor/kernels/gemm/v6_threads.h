@@ -20,23 +20,15 @@
 
 namespace minitf::kernels::gemm {
 
-// --8<-- [start:threads_for]
-/// The fewest multiply-adds worth a thread of their own: about 10 µs of one
-/// core at an FMA peak of 100 GFLOP/s. Waking a sleeping thread of the pool
-/// and waiting for it take some microseconds; below this a product's split
-/// costs a large share of what it saves. (Eigen's own rule, 50,000, splits
-/// the 10-wide products of a batch-100 step, which then run slower on two
-/// threads than on one.)
+// --8<-- [start:min_work]
+/// The fewest multiply-adds worth a thread of their own (ThreadsFor,
+/// intra_op.h): about 10 µs of one core at an FMA peak of 100 GFLOP/s.
+/// Waking a sleeping thread of the pool and waiting for it take some
+/// microseconds; below this a product's split costs a large share of what it
+/// saves. (Eigen's own rule, 50,000, splits the 10-wide products of a
+/// batch-100 step, which then run slower on two threads than on one.)
 constexpr double kMinWorkPerThread = 1 << 19;
-
-/// How many threads a product of `work` multiply-adds, cut into `units`
-/// pieces at most, is worth, up to `threads`.
-inline int ThreadsFor(double work, int64_t units, int threads) {
-  const double worth =
-      std::clamp<double>(work / kMinWorkPerThread, 1, std::max(threads, 1));
-  return static_cast<int>(std::min<double>(worth, std::max<int64_t>(units, 1)));
-}
-// --8<-- [end:threads_for]
+// --8<-- [end:min_work]
 
 namespace v6 {
 
@@ -50,7 +42,8 @@ bool Gemm(const GemmArgs<T>& g, int threads) {
   const int64_t step = split_rows ? Tile<T>::kMr : Tile<T>::kNr;
   const int64_t extent = split_rows ? g.m : g.n;
   const int64_t units = (extent + step - 1) / step;
-  threads = ThreadsFor(static_cast<double>(g.m) * g.n * g.k, units, threads);
+  threads = ThreadsFor(static_cast<double>(g.m) * g.n * g.k, kMinWorkPerThread,
+                       units, threads);
   if (threads <= 1) return v5::Gemm(g);
   std::vector<char> ok(threads, 0);
   ParallelFor(threads, [&](int t) {

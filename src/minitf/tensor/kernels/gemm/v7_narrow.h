@@ -238,7 +238,8 @@ bool Gemm(const GemmArgs<T>& g, int threads) {
     if (!NarrowFits(h) || h.m < 2) continue;
     const int64_t units =
         (h.m + NarrowTile<T>::kRows - 1) / NarrowTile<T>::kRows;
-    threads = ThreadsFor(static_cast<double>(h.m) * h.n * h.k, units, threads);
+    threads = ThreadsFor(static_cast<double>(h.m) * h.n * h.k,
+                         kMinWorkPerThread, units, threads);
     if (threads <= 1) return NarrowGemm(h);
     std::vector<char> ok(threads, 0);
     ParallelFor(threads, [&](int t) {
