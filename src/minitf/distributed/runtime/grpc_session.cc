@@ -9,7 +9,7 @@
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/named_answers.h"
 #include "minitf/distributed/runtime/proto_convert.h"
-#include "minitf/distributed/runtime/worker_cache.h"
+#include "minitf/distributed/runtime/grpc_channel.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
