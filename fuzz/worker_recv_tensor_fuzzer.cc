@@ -22,11 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (request.step_id() == 0) request.set_step_id(step);
   request.set_rendezvous_key(tf::fuzzing::LiveKey(request.rendezvous_key()));
   std::promise<void> answered;
+  tf::CallOptions opts;
+  tf::TensorResponse response;
   tf::fuzzing::Server().worker().RecvTensorAsync(
-      request, [&](const tf::Status& s, const tf::Tensor& value, bool is_dead) {
+      &opts, &request, &response, [&](const tf::Status& s) {
         if (s.ok()) {
           grpc::ByteBuffer bytes;
-          (void)tf::EncodeRecvTensorResponse(value, is_dead, &bytes);
+          (void)tf::EncodeRecvTensorResponse(response.tensor, response.is_dead,
+                                             &bytes);
         }
         answered.set_value();
       });

@@ -19,7 +19,6 @@
 #include "distributed_testing.h"
 #include "minitf/distributed/runtime/grpc_status.h"
 #include "minitf/distributed/runtime/local_master.h"
-#include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
 #include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/graph_def.h"
@@ -57,25 +56,31 @@ class TwistingMaster final : public tensorflow::MasterService::Service {
   grpc::Status CreateSession(
       grpc::ServerContext*, const tf::proto::CreateSessionRequest* request,
       tf::proto::CreateSessionResponse* response) override {
-    return Forward(
-        [&](tf::Master& m) { return m.CreateSession(*request, response); });
+    return Forward([&](tf::MasterInterface& m, tf::CallOptions* opts) {
+      return m.CreateSession(opts, request, response);
+    });
   }
   grpc::Status ExtendSession(
       grpc::ServerContext*, const tf::proto::ExtendSessionRequest* request,
       tf::proto::ExtendSessionResponse* response) override {
-    return Forward(
-        [&](tf::Master& m) { return m.ExtendSession(*request, response); });
+    return Forward([&](tf::MasterInterface& m, tf::CallOptions* opts) {
+      return m.ExtendSession(opts, request, response);
+    });
   }
-  grpc::Status CloseSession(grpc::ServerContext*,
-                            const tf::proto::CloseSessionRequest* request,
-                            tf::proto::CloseSessionResponse*) override {
-    return Forward([&](tf::Master& m) { return m.CloseSession(*request); });
+  grpc::Status CloseSession(
+      grpc::ServerContext*, const tf::proto::CloseSessionRequest* request,
+      tf::proto::CloseSessionResponse* response) override {
+    return Forward([&](tf::MasterInterface& m, tf::CallOptions* opts) {
+      return m.CloseSession(opts, request, response);
+    });
   }
   grpc::Status RunStep(grpc::ServerContext*,
                        const tf::proto::RunStepRequest* request,
                        tf::proto::RunStepResponse* response) override {
     grpc::Status s =
-        Forward([&](tf::Master& m) { return m.RunStep(*request, response); });
+        Forward([&](tf::MasterInterface& m, tf::CallOptions* opts) {
+          return m.RunStep(opts, request, response);
+        });
     std::lock_guard<std::mutex> lock(mu_);
     last_fetches_.assign(request->fetch().begin(), request->fetch().end());
     if (!s.ok() || response->tensor().empty()) return s;
@@ -105,10 +110,12 @@ class TwistingMaster final : public tensorflow::MasterService::Service {
  private:
   template <typename F>
   grpc::Status Forward(F call) {
-    tf::LocalMaster master = tf::LocalMaster::Lookup(target_);
-    if (!master)
+    std::unique_ptr<tf::LocalMaster> master = tf::LocalMaster::Lookup(target_);
+    if (master == nullptr) {
       return grpc::Status(grpc::StatusCode::UNAVAILABLE, "no master");
-    return tf::ToGrpcStatus(call(*master));
+    }
+    tf::CallOptions opts;
+    return tf::ToGrpcStatus(call(*master, &opts));
   }
 
   const std::string target_;
@@ -261,24 +268,27 @@ TEST_F(FetchOrderTest, AnAnswerThatDoesNotMatchTheFetchesIsAnInternalError) {
 TEST_F(FetchOrderTest, MinitfsMasterAnswersInTheOrderAskedWithRepeats) {
   // What a client that asks for a tensor twice (a raw RunStep) gets back
   // from minitf's master: one answer per fetch, in the order asked.
-  tf::LocalMaster master = tf::LocalMaster::Lookup(server_.target());
-  ASSERT_TRUE(master);
+  std::unique_ptr<tf::LocalMaster> master =
+      tf::LocalMaster::Lookup(server_.target());
+  ASSERT_NE(master, nullptr);
+  tf::CallOptions opts;
   tf::proto::CreateSessionRequest create;
   tf::proto::CreateSessionResponse created;
   *create.mutable_graph_def() = tf::ToGraphDef(graph_).value();
-  ASSERT_TRUE(master->CreateSession(create, &created).ok());
+  ASSERT_TRUE(master->CreateSession(&opts, &create, &created).ok());
   tf::proto::RunStepRequest run;
   run.set_session_handle(created.session_handle());
   for (const char* f : {"two:0", "one:0", "two:0"}) run.add_fetch(f);
   tf::proto::RunStepResponse answer;
-  ASSERT_TRUE(master->RunStep(run, &answer).ok());
+  ASSERT_TRUE(master->RunStep(&opts, &run, &answer).ok());
   ASSERT_EQ(answer.tensor_size(), 3);
   EXPECT_EQ(answer.tensor(0).name(), "two:0");
   EXPECT_EQ(answer.tensor(1).name(), "one:0");
   EXPECT_EQ(answer.tensor(2).name(), "two:0");
   tf::proto::CloseSessionRequest close;
   close.set_session_handle(created.session_handle());
-  EXPECT_TRUE(master->CloseSession(close).ok());
+  tf::proto::CloseSessionResponse closed;
+  EXPECT_TRUE(master->CloseSession(&opts, &close, &closed).ok());
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // LocalMaster (local_master.h): a session on a server of its own process
-// calls that server's master without gRPC; any other target, and a server
-// stopped, go through gRPC as before. And the master runs its own task's
-// part of a step on that task's worker directly (master_session.h), where
-// the step's RunOptions timeout and a Close still end it.
+// calls that server's master without gRPC; any other target goes through
+// gRPC, and a server stopped answers Unavailable. And the master runs its own
+// task's part of a step on that task's worker directly (master_session.h),
+// where the step's RunOptions timeout and a Close still end it.
 #include "minitf/distributed/runtime/local_master.h"
 
 #include <gtest/gtest.h>
@@ -35,17 +35,13 @@ TEST(LocalMasterTest, AStartedServerIsFoundUnderItsOwnTargetOnly) {
   std::ostringstream log;
   auto server = StartServer(&log);
   const std::string target = server->target();
-  {
-    tf::LocalMaster local = tf::LocalMaster::Lookup(target);
-    ASSERT_TRUE(local);
-    EXPECT_EQ(&*local, &server->master());
-  }
+  EXPECT_NE(tf::LocalMaster::Lookup(target), nullptr);
   // The same port written another way is another target: it goes through
   // gRPC, as in TensorFlow.
   const std::string port = target.substr(target.rfind(':') + 1);
-  EXPECT_FALSE(tf::LocalMaster::Lookup("grpc://127.0.0.1:" + port));
+  EXPECT_EQ(tf::LocalMaster::Lookup("grpc://127.0.0.1:" + port), nullptr);
   server->Stop();
-  EXPECT_FALSE(tf::LocalMaster::Lookup(target));
+  EXPECT_EQ(tf::LocalMaster::Lookup(target), nullptr);
 }
 
 // Timeouts too long for the clocks' arithmetic (INT64_MAX milliseconds)
@@ -104,8 +100,8 @@ TEST(LocalMasterTest, ASessionOnALocalTargetCallsTheMasterDirectly) {
 }
 
 // A session made while its server ran, used after the server stopped, gets
-// gRPC's answer for a server that is not there: Unavailable.
-TEST(LocalMasterTest, AfterStopASessionFallsBackToGrpc) {
+// the answer gRPC gives for a server that is not there: Unavailable.
+TEST(LocalMasterTest, AfterStopASessionIsUnavailable) {
   std::ostringstream log;
   auto server = StartServer(&log);
   tf::Graph graph;
@@ -117,34 +113,37 @@ TEST(LocalMasterTest, AfterStopASessionFallsBackToGrpc) {
   EXPECT_THROW(sess.run(c), tf::errors::UnavailableError);
 }
 
-// Stop waits for a local call in progress, as a gRPC server's shutdown
-// waits for the calls it serves; a second Stop meanwhile returns only when
-// the first has finished, so its caller may destroy the server.
+// Stop waits for a local call in progress (a step waiting on an empty
+// queue until its timeout), as a gRPC server's shutdown waits for the calls
+// it serves; a second Stop meanwhile returns only when the first has
+// finished, so its caller may destroy the server.
 TEST(LocalMasterTest, StopWaitsForALocalCallInProgress) {
+  using Clock = std::chrono::steady_clock;
   std::ostringstream log;
   auto server = StartServer(&log);
   const std::string target = server->target();
-  std::atomic<bool> released{false};
-  std::thread stopper, second;
-  {
-    tf::LocalMaster held = tf::LocalMaster::Lookup(target);
-    ASSERT_TRUE(held);
-    stopper = std::thread([&] {
-      server->Stop();
-      EXPECT_TRUE(released.load());
-    });
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    second = std::thread([&] {
-      server->Stop();
-      EXPECT_TRUE(released.load());
-    });
-    // Neither stopper can finish while `held` lives.
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    released = true;
-  }
+  tf::Graph graph;
+  tf::graph_scope use(graph);
+  tf::FIFOQueue q(2, {tf::DT_FLOAT}, {}, "q");
+  tf::Output dequeue = q.dequeue();
+  tf::Session sess(tf::SessionOptions{.target = target}, &graph);
+  tf::RunOptions briefly;
+  briefly.timeout_in_ms = 800;
+  const auto start = Clock::now();
+  std::thread step([&] {
+    EXPECT_THROW(sess.run({dequeue}, {}, briefly, nullptr),
+                 tf::errors::DeadlineExceededError);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::thread stopper([&] { server->Stop(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::thread second([&] { server->Stop(); });
   stopper.join();
   second.join();
-  EXPECT_FALSE(tf::LocalMaster::Lookup(target));
+  // Neither stopper returned before the step had ended at its timeout.
+  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(750));
+  step.join();
+  EXPECT_EQ(tf::LocalMaster::Lookup(target), nullptr);
 }
 
 // A one-task server, and a session on it over a graph that holds a queue

@@ -8,25 +8,33 @@
 // cancellation becomes ClientContext::TryCancel, and gRPC's status becomes
 // minitf's (FromGrpcStatus), in the same words on both ends.
 //
-//   auto channel = NewChannel("localhost:2222");
-//   auto stub = tensorflow::WorkerService::NewStub(channel);
-//   GrpcRemoteWorker ps0(stub.get());
+// RecvTensor alone is made with raw bytes, through gRPC's generic stub: the
+// generated stub would parse the answer into a RecvTensorResponse message,
+// copying the tensor's bytes into its tensor_content string, where
+// DecodeRecvTensorResponse (tensor_coding.h) reads them from gRPC's slices
+// straight into the tensor, the one copy a transfer needs.
+//
+//   GrpcRemoteWorker ps0(NewChannel("localhost:2222"));
 //   CallOptions opts;
 //   ps0.CleanupGraphAsync(&opts, &request, &response, done);
 #pragma once
+
+#include <grpcpp/generic/generic_stub.h>
+
+#include <memory>
 
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
 #include "minitf/distributed/runtime/worker_interface.h"
 
 namespace minitf {
 
-/// A task's worker, over a gRPC stub.
+/// A task's worker, over a gRPC channel to it.
 /// Thread safety: every method may be called from any thread, at once.
 class GrpcRemoteWorker final : public WorkerInterface {
  public:
-  /// `stub` (not owned) must outlive the worker and its calls.
-  explicit GrpcRemoteWorker(tensorflow::WorkerService::Stub* stub)
-      : stub_(stub) {}
+  /// The worker service at the other end of `channel`. The worker must
+  /// outlive its calls.
+  explicit GrpcRemoteWorker(std::shared_ptr<grpc::Channel> channel);
 
   void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
                       proto::GetStatusResponse* response,
@@ -58,9 +66,14 @@ class GrpcRemoteWorker final : public WorkerInterface {
                        const proto::CleanupAllRequest* request,
                        proto::CleanupAllResponse* response,
                        StatusCallback done) override;
+  /// The answer's bytes are decoded into a tensor of response->allocator.
+  void RecvTensorAsync(CallOptions* opts,
+                       const proto::RecvTensorRequest* request,
+                       TensorResponse* response, StatusCallback done) override;
 
  private:
-  tensorflow::WorkerService::Stub* const stub_;
+  const std::unique_ptr<tensorflow::WorkerService::Stub> stub_;
+  grpc::GenericStub generic_;  // RecvTensor's, over the same channel
 };
 
 }  // namespace minitf

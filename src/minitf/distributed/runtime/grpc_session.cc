@@ -1,15 +1,12 @@
 #include "minitf/distributed/runtime/grpc_session.h"
 
-#include <grpcpp/grpcpp.h>
-
 #include <chrono>
 
-#include "minitf/distributed/runtime/grpc_status.h"
+#include "minitf/distributed/runtime/grpc_channel.h"
+#include "minitf/distributed/runtime/grpc_remote_master.h"
 #include "minitf/distributed/runtime/local_master.h"
-#include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/named_answers.h"
 #include "minitf/distributed/runtime/proto_convert.h"
-#include "minitf/distributed/runtime/worker_cache.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"
@@ -22,6 +19,7 @@ namespace {
 constexpr std::string_view kScheme = "grpc://";
 }  // namespace
 
+// --8<-- [start:pick_master]
 StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::Create(
     const SessionOptions& options, std::shared_ptr<Graph> graph) {
   const std::string& target = options.target;
@@ -30,38 +28,30 @@ StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::Create(
     return errors::InvalidArgument("Invalid target: '", target,
                                    "'; expected grpc://host:port");
   }
-  auto stub = tensorflow::MasterService::NewStub(
-      NewChannel(target.substr(kScheme.size())));
+  // A server of this process: its master, called directly.
+  std::unique_ptr<MasterInterface> master = LocalMaster::Lookup(target);
+  if (master == nullptr) {
+    master = std::make_unique<GrpcRemoteMaster>(
+        NewChannel(target.substr(kScheme.size())));
+  }
+  return Create(options, std::move(graph), std::move(master));
+}
+// --8<-- [end:pick_master]
+
+std::unique_ptr<GrpcSession> GrpcSession::Create(
+    const SessionOptions& options, std::shared_ptr<Graph> graph,
+    std::unique_ptr<MasterInterface> master) {
   return std::unique_ptr<GrpcSession>(
-      new GrpcSession(options, std::move(graph), std::move(stub)));
+      new GrpcSession(options, std::move(graph), std::move(master)));
 }
 
-GrpcSession::GrpcSession(
-    SessionOptions options, std::shared_ptr<Graph> graph,
-    std::unique_ptr<tensorflow::MasterService::Stub> master)
+GrpcSession::GrpcSession(SessionOptions options, std::shared_ptr<Graph> graph,
+                         std::unique_ptr<MasterInterface> master)
     : options_(std::move(options)),
       graph_(std::move(graph)),
       master_(std::move(master)) {}
 
 GrpcSession::~GrpcSession() { Close().ok(); }
-
-// --8<-- [start:call_master]
-Status GrpcSession::CallMaster(
-    const std::function<Status(Master&)>& local,
-    const std::function<grpc::Status(grpc::ClientContext*)>& remote,
-    int64_t timeout_ms) {
-  // A server of this process: its master, called directly.
-  if (LocalMaster master = LocalMaster::Lookup(options_.target)) {
-    return local(*master);
-  }
-  grpc::ClientContext context;
-  if (timeout_ms > 0) {
-    context.set_deadline(
-        DeadlineAfter(std::chrono::system_clock::now(), timeout_ms));
-  }
-  return FromGrpcStatus(remote(&context));
-}
-// --8<-- [end:call_master]
 
 // --8<-- [start:send_graph]
 Status GrpcSession::SendGraph() {
@@ -80,11 +70,8 @@ Status GrpcSession::SendGraph() {
     *request.mutable_graph_def() = std::move(added);
     *request.mutable_config() = ConfigProtoToProto(options_.config);
     request.set_target(options_.target);
-    TF_RETURN_IF_ERROR(CallMaster(
-        [&](Master& m) { return m.CreateSession(request, &response); },
-        [&](grpc::ClientContext* c) {
-          return master_->CreateSession(c, request, &response);
-        }));
+    CallOptions opts;
+    TF_RETURN_IF_ERROR(master_->CreateSession(&opts, &request, &response));
     handle_ = response.session_handle();
     graph_version_ = response.graph_version();
   } else {
@@ -93,11 +80,8 @@ Status GrpcSession::SendGraph() {
     request.set_session_handle(handle_);
     *request.mutable_graph_def() = std::move(added);
     request.set_current_graph_version(graph_version_);
-    TF_RETURN_IF_ERROR(CallMaster(
-        [&](Master& m) { return m.ExtendSession(request, &response); },
-        [&](grpc::ClientContext* c) {
-          return master_->ExtendSession(c, request, &response);
-        }));
+    CallOptions opts;
+    TF_RETURN_IF_ERROR(master_->ExtendSession(&opts, &request, &response));
     graph_version_ = response.new_graph_version();
   }
   sent_nodes_ = num_nodes;
@@ -153,14 +137,13 @@ Status GrpcSession::Run(
   // The master ends the step itself at the timeout; a remote call's deadline
   // bounds the wait for its answer too, with a little slack for the answer
   // to arrive.
-  TF_RETURN_IF_ERROR(
-      CallMaster([&](Master& m) { return m.RunStep(request, &response); },
-                 [&](grpc::ClientContext* c) {
-                   return master_->RunStep(c, request, &response);
-                 },
-                 run_options.timeout_in_ms > 0
-                     ? ClampTimeoutMs(run_options.timeout_in_ms) + 1000
-                     : 0));
+  CallOptions opts;
+  if (run_options.timeout_in_ms > 0) {
+    opts.set_deadline(
+        DeadlineAfter(std::chrono::system_clock::now(),
+                      ClampTimeoutMs(run_options.timeout_in_ms) + 1000));
+  }
+  TF_RETURN_IF_ERROR(master_->RunStep(&opts, &request, &response));
   // The master answers in an order of its own: each value is matched to its
   // fetch by name.
   TF_ASSIGN_OR_RETURN(std::vector<const proto::TensorProto*> answers,
@@ -193,11 +176,9 @@ Status GrpcSession::Close() {
   // The master's close may wait up to 10 s for the steps' cleanups and 10 s
   // more for the tasks' deletes (MasterSession::TidyDeadline); the client
   // gives it that, and some.
-  return CallMaster([&](Master& m) { return m.CloseSession(request); },
-                    [&](grpc::ClientContext* c) {
-                      return master_->CloseSession(c, request, &response);
-                    },
-                    30000);
+  CallOptions opts;
+  opts.set_deadline(DeadlineAfter(std::chrono::system_clock::now(), 30000));
+  return master_->CloseSession(&opts, &request, &response);
 }
 
 /// The factory of sessions on "grpc://" targets.

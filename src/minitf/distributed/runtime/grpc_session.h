@@ -7,9 +7,12 @@
 // sends the graph to the master of the target's task (CreateSession); a
 // later run first sends the nodes added since (ExtendSession); each run is
 // one RunStep, with the fed values and the names to fetch, and the master
-// answers with the fetched values. Close ends the master's session. When
-// the target is a server of this process, the calls go to its master
-// directly, without gRPC (local_master.h), as TensorFlow's do.
+// answers with the fetched values. Close ends the master's session. The
+// session makes those calls through one MasterInterface
+// (master_interface.h), picked when it is made: when the target is a server
+// of this process, its master, called directly without gRPC
+// (local_master.h), as TensorFlow's session does; otherwise the target's
+// master service over gRPC (grpc_remote_master.h).
 //
 //   tf::SessionOptions options{.target = "grpc://localhost:2222"};
 //   TF_ASSIGN_OR_RETURN(auto session, tf::NewSession(options, graph));
@@ -18,21 +21,18 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/runtime/master_interface.h"
 #include "minitf/graph/config.h"
 #include "minitf/graph/graph.h"
 #include "minitf/graph/session.h"
 
 namespace minitf {
-
-class Master;
 
 /// Invariants: the master's session, once made, holds the first
 /// sent_nodes_ nodes of the graph.
@@ -45,6 +45,11 @@ class GrpcSession : public SessionInterface {
   /// without a host and port.
   static StatusOr<std::unique_ptr<GrpcSession>> Create(
       const SessionOptions& options, std::shared_ptr<Graph> graph);
+  /// A session whose calls go to `master`, whatever options.target says
+  /// (the target is still sent with CreateSession, as TensorFlow sends it).
+  static std::unique_ptr<GrpcSession> Create(
+      const SessionOptions& options, std::shared_ptr<Graph> graph,
+      std::unique_ptr<MasterInterface> master);
   ~GrpcSession() override;
 
   using SessionInterface::Run;
@@ -65,20 +70,13 @@ class GrpcSession : public SessionInterface {
 
  private:
   GrpcSession(SessionOptions options, std::shared_ptr<Graph> graph,
-              std::unique_ptr<tensorflow::MasterService::Stub> master);
+              std::unique_ptr<MasterInterface> master);
   // Creates the master's session, or extends it with the new nodes.
   Status SendGraph();
-  // One call to the master: `local` when the target's server is in this
-  // process (local_master.h), else `remote` through gRPC, with a deadline
-  // `timeout_ms` from now when it is above 0.
-  Status CallMaster(
-      const std::function<Status(Master&)>& local,
-      const std::function<grpc::Status(grpc::ClientContext*)>& remote,
-      int64_t timeout_ms = 0);
 
   const SessionOptions options_;
   const std::shared_ptr<Graph> graph_;
-  std::unique_ptr<tensorflow::MasterService::Stub> master_;
+  const std::unique_ptr<MasterInterface> master_;
   std::mutex mu_;
   std::string handle_;         // guarded by mu_; empty until created
   int sent_nodes_ = 0;         // guarded by mu_

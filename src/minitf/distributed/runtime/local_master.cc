@@ -4,10 +4,13 @@
 #include <map>
 #include <mutex>
 
+#include "minitf/distributed/runtime/master.h"
+#include "minitf/tensor/errors.h"
+
 namespace minitf {
 
 // One registered master and the calls holding it. The entry is shared by
-// the table, its registration and every LocalMaster made from it.
+// the table, its registration and every call holding it.
 struct LocalMaster::Entry {
   std::mutex mu;
   std::condition_variable released;
@@ -58,34 +61,64 @@ std::unique_ptr<LocalMaster::Registration> LocalMaster::Register(
   return std::make_unique<Registration>(target, std::move(entry));
 }
 
-LocalMaster LocalMaster::Lookup(const std::string& target) {
+std::unique_ptr<LocalMaster> LocalMaster::Lookup(const std::string& target) {
+  Table& table = GetTable();
+  std::lock_guard<std::mutex> lock(table.mu);
+  if (table.entries.count(target) == 0) return nullptr;
+  return std::unique_ptr<LocalMaster>(new LocalMaster(target));
+}
+
+Status LocalMaster::Call(const std::function<Status(Master&)>& call) const {
   std::shared_ptr<Entry> entry;
   {
     Table& table = GetTable();
     std::lock_guard<std::mutex> lock(table.mu);
-    auto it = table.entries.find(target);
-    if (it == table.entries.end()) return LocalMaster(nullptr, nullptr);
-    entry = it->second;
+    auto it = table.entries.find(target_);
+    if (it != table.entries.end()) entry = it->second;
   }
-  std::lock_guard<std::mutex> lock(entry->mu);
-  if (entry->master == nullptr) return LocalMaster(nullptr, nullptr);
-  ++entry->holders;
-  Master* master = entry->master;
-  return LocalMaster(std::move(entry), master);
+  Master* master = nullptr;
+  if (entry != nullptr) {
+    std::lock_guard<std::mutex> lock(entry->mu);
+    master = entry->master;
+    if (master != nullptr) ++entry->holders;
+  }
+  if (master == nullptr) {
+    return errors::Unavailable("The server of ", target_,
+                               " in this process has stopped");
+  }
+  // Let go when the call returns, however it returns.
+  struct Release {
+    Entry& entry;
+    ~Release() {
+      std::lock_guard<std::mutex> lock(entry.mu);
+      if (--entry.holders == 0) entry.released.notify_all();
+    }
+  } release{*entry};
+  return call(*master);
 }
 
-LocalMaster::LocalMaster(std::shared_ptr<Entry> entry, Master* master)
-    : entry_(std::move(entry)), master_(master) {}
-
-LocalMaster::LocalMaster(LocalMaster&& other) noexcept
-    : entry_(std::move(other.entry_)), master_(other.master_) {
-  other.master_ = nullptr;
+Status LocalMaster::CreateSession(CallOptions*,
+                                  const proto::CreateSessionRequest* request,
+                                  proto::CreateSessionResponse* response) {
+  return Call([&](Master& m) { return m.CreateSession(*request, response); });
 }
 
-LocalMaster::~LocalMaster() {
-  if (master_ == nullptr) return;
-  std::lock_guard<std::mutex> lock(entry_->mu);
-  if (--entry_->holders == 0) entry_->released.notify_all();
+Status LocalMaster::ExtendSession(CallOptions*,
+                                  const proto::ExtendSessionRequest* request,
+                                  proto::ExtendSessionResponse* response) {
+  return Call([&](Master& m) { return m.ExtendSession(*request, response); });
+}
+
+Status LocalMaster::RunStep(CallOptions* opts,
+                            const proto::RunStepRequest* request,
+                            proto::RunStepResponse* response) {
+  return Call([&](Master& m) { return m.RunStep(*request, response, opts); });
+}
+
+Status LocalMaster::CloseSession(CallOptions*,
+                                 const proto::CloseSessionRequest* request,
+                                 proto::CloseSessionResponse*) {
+  return Call([&](Master& m) { return m.CloseSession(*request); });
 }
 
 }  // namespace minitf

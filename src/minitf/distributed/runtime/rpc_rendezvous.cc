@@ -1,35 +1,20 @@
 #include "minitf/distributed/runtime/rpc_rendezvous.h"
 
-#include <grpcpp/generic/generic_stub.h>
-#include <grpcpp/grpcpp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <string_view>
 
 #include "minitf/device/devices/device_context.h"
-#include "minitf/distributed/runtime/grpc_status.h"
-#include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
 #include "minitf/graph/deadline.h"
 
 namespace minitf {
 
-namespace {
-// The method's full name, which the raw call must spell out: the generated
-// stub's RecvTensor would parse the answer into a RecvTensorResponse
-// message, copying the tensor's bytes into tensor_content.
-constexpr char kRecvTensorMethod[] = "/tensorflow.WorkerService/RecvTensor";
-}  // namespace
-
-/// One RecvTensor call in flight: what gRPC fills while it runs.
+/// One RecvTensor call in flight: what the source task's worker is given
+/// and fills while it runs.
 struct RpcRendezvous::Call {
-  explicit Call(std::shared_ptr<grpc::Channel> channel)
-      : stub(std::move(channel)) {}
-  grpc::GenericStub stub;
-  grpc::ClientContext context;
-  grpc::ByteBuffer request;
-  grpc::ByteBuffer response;  // a RecvTensorResponse, as gRPC received it
+  CallOptions opts;
+  proto::RecvTensorRequest request;
+  TensorResponse response;
 };
 
 RpcRendezvous::RpcRendezvous(int64_t step_id, std::string local_task,
@@ -45,9 +30,20 @@ RpcRendezvous::RpcRendezvous(int64_t step_id, std::string local_task,
 RpcRendezvous::~RpcRendezvous() {
   // A call's callback uses this object: cancel what is in flight and wait
   // for the callbacks.
+  CancelCalls();
   std::unique_lock<std::mutex> lock(mu_);
-  for (Call* call : calls_) call->context.TryCancel();
   calls_done_.wait(lock, [this] { return calls_.empty(); });
+}
+
+void RpcRendezvous::CancelCalls() {
+  std::vector<std::shared_ptr<Call>> calls;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    calls.assign(calls_.begin(), calls_.end());
+  }
+  // Without the lock: a worker may answer a cancelled call at once, on
+  // this thread, and the answer takes the lock.
+  for (const std::shared_ptr<Call>& call : calls) call->opts.StartCancel();
 }
 
 Status RpcRendezvous::Send(const ParsedKey& key, const Args& send_args,
@@ -114,56 +110,43 @@ void RpcRendezvous::RecvLocalAsync(const ParsedKey& key, DoneCallback done) {
 void RpcRendezvous::RecvRemote(const ParsedKey& key, const Args& recv_args,
                                DoneCallback done) {
   StatusOr<std::string> src_task = TaskOfDevice(key.src_device);
-  StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      src_task.ok()
-          ? workers_->GetChannel(*src_task)
-          : StatusOr<std::shared_ptr<grpc::Channel>>(src_task.status());
-  if (!channel.ok()) {
-    done(channel.status(), Args{}, recv_args, Tensor(), false);
+  StatusOr<WorkerInterface*> worker =
+      src_task.ok() ? workers_->GetWorker(*src_task)
+                    : StatusOr<WorkerInterface*>(src_task.status());
+  if (!worker.ok()) {
+    done(worker.status(), Args{}, recv_args, Tensor(), false);
     return;
   }
-  auto* call = new Call(std::move(channel).value());
-  proto::RecvTensorRequest request;
-  request.set_step_id(step_id_);
-  request.set_rendezvous_key(key.full_key);
-  bool own_buffer = false;
-  grpc::Status serialized =
-      grpc::SerializationTraits<proto::RecvTensorRequest>::Serialize(
-          request, &call->request, &own_buffer);
-  MINITF_CHECK(serialized.ok());  // a message this small always serializes
+  auto call = std::make_shared<Call>();
+  call->request.set_step_id(step_id_);
+  call->request.set_rendezvous_key(key.full_key);
+  call->response.allocator = host_->kernel_allocator();
   if (rpc_timeout_ms_ > 0) {
-    call->context.set_deadline(
+    call->opts.set_deadline(
         DeadlineAfter(std::chrono::system_clock::now(), rpc_timeout_ms_));
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
     if (!status_.ok()) {
       Status aborted = status_;
-      delete call;
+      lock.unlock();
       done(aborted, Args{}, recv_args, Tensor(), false);
       return;
     }
     calls_.insert(call);
   }
-  call->stub.UnaryCall(
-      &call->context, kRecvTensorMethod, grpc::StubOptions(), &call->request,
-      &call->response,
+  (*worker)->RecvTensorAsync(
+      &call->opts, &call->request, &call->response,
       [this, call, host = host_, name = std::string(key.edge_name), recv_args,
-       done = std::move(done)](grpc::Status rpc_status) {
-        Status status = FromGrpcStatus(rpc_status);
-        Tensor value;
-        bool is_dead = false;
-        if (status.ok()) {
-          // Straight from gRPC's slices into a tensor in host memory.
-          status = DecodeRecvTensorResponse(
-              &call->response, host->kernel_allocator(), &value, &is_dead);
-        }
+       done = std::move(done)](const Status& s) {
+        Status status = s;
+        Tensor value = std::move(call->response.tensor);
+        const bool is_dead = call->response.is_dead;
         {
           std::lock_guard<std::mutex> lock(mu_);
           // A call cancelled by an abort reports the abort's reason.
           if (!status_.ok() && !status.ok()) status = status_;
           calls_.erase(call);
-          delete call;
           // Under the lock: once it is released, the destructor may run,
           // and nothing below touches `this`.
           calls_done_.notify_all();
@@ -187,9 +170,11 @@ void RpcRendezvous::RecvRemote(const ParsedKey& key, const Args& recv_args,
 
 void RpcRendezvous::StartAbort(const Status& status) {
   local_.StartAbort(status);
-  std::lock_guard<std::mutex> lock(mu_);
-  if (status_.ok()) status_ = status;
-  for (Call* call : calls_) call->context.TryCancel();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (status_.ok()) status_ = status;
+  }
+  CancelCalls();
 }
 
 std::shared_ptr<RpcRendezvous> RendezvousMgr::Find(int64_t step_id,

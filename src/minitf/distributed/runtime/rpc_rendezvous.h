@@ -13,11 +13,12 @@
 // sending task's table, and the *receiver* fetches it. A _Recv whose key
 // names a device of this task waits in the local table (an
 // IntraProcessRendezvous, which copies between this task's device memories);
-// one whose key names another task's device makes a RecvTensor call to that
-// task, whose worker service waits in *its* step's table for the value and
-// answers with it. The executor does not change: it sees one Rendezvous.
-// The answer's bytes are the tensor's own buffer on the sending side and are
-// copied once, into the received tensor, on this one (tensor_coding.h).
+// one whose key names another task's device asks the worker cache for that
+// task's worker (worker_interface.h) and makes a RecvTensor call to it; the
+// worker waits in *its* step's table for the value and answers with it. The
+// executor does not change: it sees one Rendezvous. Over gRPC, the answer's
+// bytes are the tensor's own buffer on the sending side and are copied
+// once, into the received tensor, on this one (tensor_coding.h).
 //
 // Every task keeps one RpcRendezvous per step, by step id, in its
 // RendezvousMgr: a RecvTensor may arrive before the task's own RunGraph of
@@ -51,7 +52,8 @@ namespace minitf {
 ///
 /// Invariants: Send is always local; a RecvAsync for a key whose source is
 /// another task makes exactly one RecvTensor call and calls `done` once;
-/// after StartAbort every call in flight is cancelled.
+/// after StartAbort every call in flight is cancelled (through its
+/// CallOptions).
 ///
 /// Thread safety: every method may be called from any thread.
 class RpcRendezvous : public Rendezvous {
@@ -89,6 +91,8 @@ class RpcRendezvous : public Rendezvous {
   struct Call;
   void RecvRemote(const ParsedKey& key, const Args& recv_args,
                   DoneCallback done);
+  // Cancels every call in flight.
+  void CancelCalls();
 
   const int64_t step_id_;
   const std::string local_task_;
@@ -105,8 +109,8 @@ class RpcRendezvous : public Rendezvous {
 
   std::mutex mu_;
   std::condition_variable calls_done_;
-  std::set<Call*> calls_;  // in flight; guarded by mu_
-  Status status_;          // the abort status; guarded by mu_
+  std::set<std::shared_ptr<Call>> calls_;  // in flight; guarded by mu_
+  Status status_;                          // the abort status; guarded by mu_
 };
 
 /// The rendezvous of the steps a task takes part in, by step id.

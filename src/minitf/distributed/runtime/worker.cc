@@ -370,49 +370,52 @@ void Worker::CleanupAllAsync(CallOptions*,
 }
 
 // --8<-- [start:recv_tensor]
-void Worker::RecvTensorAsync(const proto::RecvTensorRequest& request,
-                             RecvTensorCallback done) {
+void Worker::RecvTensorAsync(CallOptions* opts,
+                             const proto::RecvTensorRequest* request,
+                             TensorResponse* response, StatusCallback done) {
   StatusOr<Rendezvous::ParsedKey> key =
-      Rendezvous::ParseKey(request.rendezvous_key());
-  if (!key.ok()) return done(key.status(), Tensor(), false);
+      Rendezvous::ParseKey(request->rendezvous_key());
+  if (!key.ok()) return done(key.status());
   // Recorded from here until the value is handed to `done` (rpc_trace.h).
   auto trace = std::make_shared<RpcTraceScope>(
-      "RecvTensor", std::string(key->dst_device), task_, request.step_id(),
+      "RecvTensor", std::string(key->dst_device), task_, request->step_id(),
       std::string(key->edge_name));
   StatusOr<Device*> src = devices_->LookupDevice(key->src_device);
   if (!src.ok() || *TaskOfDevice(key->src_device) != task_) {
-    return done(errors::InvalidArgument("Invalid rendezvous key (src): ",
-                                        request.rendezvous_key(), " @ ", task_),
-                Tensor(), false);
+    return done(errors::InvalidArgument(
+        "Invalid rendezvous key (src): ", request->rendezvous_key(), " @ ",
+        task_));
   }
   const uint64_t incarnation = (*src)->attributes().incarnation;
   if (key->src_incarnation != incarnation) {
-    return done(
-        errors::Aborted(
-            "RecvTensor expects a different device incarnation: ",
-            key->src_incarnation, " vs. ", incarnation, ". Your worker job (\"",
-            task_,
-            "\") was probably restarted. Check your worker job for the reason "
-            "why it was restarted."),
-        Tensor(), false);
+    return done(errors::Aborted(
+        "RecvTensor expects a different device incarnation: ",
+        key->src_incarnation, " vs. ", incarnation, ". Your worker job (\"",
+        task_,
+        "\") was probably restarted. Check your worker job for the reason "
+        "why it was restarted."));
   }
-  rendezvous_.Find(request.step_id())
-      ->RecvLocalAsync(
-          *key,
-          [key = *key, done = std::move(done), trace = std::move(trace)](
-              const Status& s, const Rendezvous::Args&, const Rendezvous::Args&,
-              const Tensor& value, bool dead) mutable {
-            Status status = s;
-            if (status.ok() && !dead) status = CheckSentValue(key, value);
-            trace.reset();
-            done(status, value, dead);
-          });
+  std::shared_ptr<RpcRendezvous> rendezvous =
+      rendezvous_.Find(request->step_id());
+  opts->SetCancelCallback([rendezvous] {
+    rendezvous->StartAbort(errors::Cancelled("RecvTensor cancelled"));
+  });
+  rendezvous->RecvLocalAsync(
+      *key, [key = *key, opts, response, done = std::move(done),
+             trace = std::move(trace)](const Status& s, const Rendezvous::Args&,
+                                       const Rendezvous::Args&,
+                                       const Tensor& value, bool dead) mutable {
+        opts->ClearCancelCallback();
+        Status status = s;
+        if (status.ok() && !dead) status = CheckSentValue(key, value);
+        if (status.ok()) {
+          response->tensor = value;  // shares the buffer: no copy
+          response->is_dead = dead;
+        }
+        trace.reset();
+        done(status);
+      });
 }
 // --8<-- [end:recv_tensor]
-
-void Worker::CancelRecvTensor(int64_t step_id) {
-  rendezvous_.Find(step_id)->StartAbort(
-      errors::Cancelled("RecvTensor cancelled"));
-}
 
 }  // namespace minitf

@@ -97,30 +97,11 @@ class Worker final : public WorkerInterface {
   /// Reset: frees the variables of `request.container` (all of them when
   /// none is named) on every device, and ends every step.
   Status CleanupAll(const proto::CleanupAllRequest& request);
-  /// What a RecvTensor answers: the value, or that the sending node did
-  /// not run (is_dead), or the error.
-  using RecvTensorCallback = std::function<void(
-      const Status& status, const Tensor& value, bool is_dead)>;
-  /// Calls `done` with the value the step sent under the key, in host
-  /// memory, once it is sent; or when the step ends first (Aborted "Cleanup
-  /// <id>"), or the wait is cancelled (CancelRecvTensor). `done` is called
-  /// exactly once, on any thread, possibly before this returns. Errors:
-  /// InvalidArgument for a malformed key or one whose source is not a
-  /// device of this task; Aborted "RecvTensor expects a different device
-  /// incarnation: ..." when the key was made for an earlier incarnation of
-  /// the device; FailedPrecondition for a variable sent before it was
-  /// initialized.
-  void RecvTensorAsync(const proto::RecvTensorRequest& request,
-                       RecvTensorCallback done);
-  /// The caller of a RecvTensor for step `step_id` gave up: ends what the
-  /// step still waits for with Cancelled "RecvTensor cancelled", as
-  /// TensorFlow aborts the step, rather than keep a waiter nobody answers.
-  void CancelRecvTensor(int64_t step_id);
-
   // WorkerInterface: each call runs the method above on the calling thread
   // and answers before it returns. RunGraph takes the options' deadline as
   // its `timeout_ms`, and a cancellation of the options ends the step as
   // CleanupGraph does; the others ignore the options (they do not wait).
+  // RecvTensor alone has no method above: it waits for the value.
   void GetStatusAsync(CallOptions* opts, const proto::GetStatusRequest* request,
                       proto::GetStatusResponse* response,
                       StatusCallback done) override;
@@ -151,6 +132,20 @@ class Worker final : public WorkerInterface {
                        const proto::CleanupAllRequest* request,
                        proto::CleanupAllResponse* response,
                        StatusCallback done) override;
+  /// Answers with the value the step sent under the key once it is sent,
+  /// on the sending thread, possibly before this returns: the Tensor
+  /// itself, sharing its buffer, in host memory (response->allocator is not
+  /// used). Answers when the step ends first (Aborted "Cleanup <id>"), and
+  /// a cancellation of `opts` ends the step's wait (Cancelled "RecvTensor
+  /// cancelled"), as TensorFlow aborts the step, rather than keep a waiter
+  /// nobody answers. Errors: InvalidArgument for a malformed key or one
+  /// whose source is not a device of this task; Aborted "RecvTensor expects
+  /// a different device incarnation: ..." when the key was made for an
+  /// earlier incarnation of the device; FailedPrecondition for a variable
+  /// sent before it was initialized.
+  void RecvTensorAsync(CallOptions* opts,
+                       const proto::RecvTensorRequest* request,
+                       TensorResponse* response, StatusCallback done) override;
 
   /// The variables of `device`, a device of this task.
   ResourceMgr* resource_manager(const Device* device) const;

@@ -1,36 +1,15 @@
 #include "minitf/distributed/runtime/worker_cache.h"
 
-#include <grpcpp/grpcpp.h>
-
-#include <climits>
-
+#include "minitf/distributed/runtime/grpc_channel.h"
 #include "minitf/distributed/runtime/grpc_remote_worker.h"
 #include "minitf/distributed/runtime/rpc_trace.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {
 
-std::shared_ptr<grpc::Channel> NewChannel(const std::string& address) {
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(INT_MAX);
-  args.SetMaxSendMessageSize(INT_MAX);
-  // One channel per peer and process, not shared with other code's.
-  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  // A peer that is not up yet is tried again within a second: gRPC's
-  // reconnect backoff otherwise grows to two minutes, and a master waiting
-  // for a task that started late would wait that long after it is up.
-  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
-  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
-                                   args);
-}
-
-// A task reached over gRPC: its channel, its stub, and the worker over the
-// stub, as the trace records it.
+// A task reached over gRPC: its worker, and the worker as the trace
+// records it.
 struct WorkerCache::Peer {
-  std::shared_ptr<grpc::Channel> channel;
-  std::unique_ptr<tensorflow::WorkerService::Stub> stub;
   std::unique_ptr<WorkerInterface> remote;
   std::unique_ptr<WorkerInterface> traced;
 };
@@ -78,33 +57,20 @@ StatusOr<std::string> WorkerCache::Address(const std::string& task) const {
   return errors::InvalidArgument("Invalid target: ", task);
 }
 
-StatusOr<WorkerCache::Peer*> WorkerCache::GetPeer(const std::string& task) {
+StatusOr<WorkerInterface*> WorkerCache::GetWorker(const std::string& task) {
+  if (task == local_task_ && local_worker_ != nullptr) {
+    return local_worker_.get();
+  }
   TF_ASSIGN_OR_RETURN(std::string address, Address(task));
   std::lock_guard<std::mutex> lock(peers_mu_);
   std::unique_ptr<Peer>& peer = peers_[task];
   if (peer == nullptr) {
     peer = std::make_unique<Peer>();
-    peer->channel = NewChannel(address);
-    peer->stub = tensorflow::WorkerService::NewStub(peer->channel);
-    peer->remote = std::make_unique<GrpcRemoteWorker>(peer->stub.get());
+    peer->remote = std::make_unique<GrpcRemoteWorker>(NewChannel(address));
     peer->traced =
         std::make_unique<TracingWorker>(local_task_, task, peer->remote.get());
   }
-  return peer.get();
-}
-
-StatusOr<WorkerInterface*> WorkerCache::GetWorker(const std::string& task) {
-  if (task == local_task_ && local_worker_ != nullptr) {
-    return local_worker_.get();
-  }
-  TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
   return peer->traced.get();
-}
-
-StatusOr<std::shared_ptr<grpc::Channel>> WorkerCache::GetChannel(
-    const std::string& task) {
-  TF_ASSIGN_OR_RETURN(Peer * peer, GetPeer(task));
-  return peer->channel;
 }
 
 }  // namespace minitf

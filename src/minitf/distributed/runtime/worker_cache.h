@@ -4,9 +4,10 @@
 // for the tensors its graph receives from them (RecvTensor). The cache
 // hands out, by task name, the WorkerInterface (worker_interface.h) that
 // reaches a task: the task's own Worker, called directly, for the local
-// task once the server has set it, and a gRPC remote worker for every
-// other task, over one channel per task, made on first use from the
-// addresses of the ClusterSpec and kept for the life of the server. Each
+// task once the server has set it, and a gRPC remote worker
+// (grpc_remote_worker.h) for every other task, over one channel per task,
+// made on first use from the addresses of the ClusterSpec and kept for the
+// life of the server. Its callers see workers only, never a channel. Each
 // comes wrapped in the RPC trace's recorder (rpc_trace.h), so that a step's
 // calls are recorded where they are made. Tasks are named as TensorFlow
 // names them, "/job:ps/replica:0/task:0", which is also the start of each
@@ -32,16 +33,11 @@
 #include "minitf/distributed/runtime/worker_interface.h"
 #include "minitf/tensor/status.h"
 
-// The channels are gRPC's; only the files that open them need its headers.
-namespace grpc {
-class Channel;
-}  // namespace grpc
-
 namespace minitf {
 
 /// The workers of a cluster's tasks.
-/// Invariants: one channel per task, made on first use and kept; one
-/// WorkerInterface per task, kept as long as the cache.
+/// Invariants: one WorkerInterface per task, made on first use and kept as
+/// long as the cache; for a task reached over gRPC, one channel.
 /// Thread safety: every method may be called from any thread.
 class WorkerCache {
  public:
@@ -61,9 +57,6 @@ class WorkerCache {
   /// InvalidArgument "Invalid target: <task>" for a task not in the
   /// cluster. The worker lives as long as the cache.
   StatusOr<WorkerInterface*> GetWorker(const std::string& task);
-  /// The channel to `task`'s worker service, for calls made with raw bytes
-  /// (RpcRendezvous's RecvTensor); errors as GetWorker's.
-  StatusOr<std::shared_ptr<grpc::Channel>> GetChannel(const std::string& task);
 
   const std::string& local_task() const { return local_task_; }
   /// The local task's worker, which GetWorker hands out for the local task
@@ -73,13 +66,11 @@ class WorkerCache {
   /// cache's users.
   void set_local_worker(WorkerInterface* worker);
   /// The port the local task listens on, once its server has bound one.
-  /// REQUIRES: no channel to the local task made yet.
+  /// REQUIRES: no remote worker of the local task made yet.
   void set_local_port(int port);
 
  private:
   struct Peer;
-  // The peer of `task`, made on first use.
-  StatusOr<Peer*> GetPeer(const std::string& task);
 
   const train::ClusterSpec cluster_;
   const std::string local_task_;
@@ -89,9 +80,5 @@ class WorkerCache {
   std::mutex peers_mu_;
   std::map<std::string, std::unique_ptr<Peer>> peers_;  // guarded by peers_mu_
 };
-
-/// The channel arguments minitf's clients use: no limit on message size (a
-/// tensor may be as large as a protobuf allows), as TensorFlow's.
-std::shared_ptr<grpc::Channel> NewChannel(const std::string& address);
 
 }  // namespace minitf

@@ -4,15 +4,17 @@
 // A master drives every task of its cluster with the calls of the worker
 // service (worker_service.proto): it asks for their devices (GetStatus),
 // makes a worker session on each, registers each task's part of a graph,
-// runs the parts of a step and ends it. One of those tasks is its own; the
-// others are processes reached over gRPC. This interface is the seam
-// between the two, as TensorFlow's WorkerInterface is: one asynchronous
-// method per call, taking the request and filling the response, and
-// answering through a callback. The task's own Worker (worker.h)
-// implements it by calling itself, with no gRPC in between; a gRPC remote
-// worker (grpc_remote_worker.h) implements it over a channel to another
-// task; the worker cache (worker_cache.h) hands out the one for a task by
-// its name, so that the master never asks which it holds.
+// runs the parts of a step and ends it. A worker, in turn, fetches the
+// tensors that other tasks send it (RecvTensor, rpc_rendezvous.h). One of
+// those tasks is the caller's own; the others are processes reached over
+// gRPC. This interface is the seam between the two, as TensorFlow's
+// WorkerInterface is: one asynchronous method per call, taking the request
+// and filling the response, and answering through a callback. The task's
+// own Worker (worker.h) implements it by calling itself, with no gRPC in
+// between; a gRPC remote worker (grpc_remote_worker.h) implements it over
+// a channel to another task; the worker cache (worker_cache.h) hands out
+// the one for a task by its name, so that neither the master nor the
+// rendezvous ever asks which it holds.
 //
 // Every call answers exactly once, on any thread. An implementation may
 // answer on the calling thread before the method returns: the in-process
@@ -20,9 +22,10 @@
 // over, so a caller that fans a step out to every task sends the part that
 // waits for the others' values last.
 //
-// CallOptions carries what a call is given besides its request: a
-// deadline, whether to wait for a task that is not up yet, and a way to
-// cancel it while it runs (a master's Close cancels the steps in flight).
+// CallOptions (call_options.h) carries what a call is given besides its
+// request: a deadline, whether to wait for a task that is not up yet, and a
+// way to cancel it while it runs (a master's Close cancels the steps in
+// flight).
 //
 //   CallOptions opts;
 //   opts.set_deadline(std::chrono::system_clock::now() + 5s);
@@ -35,66 +38,38 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>  // IWYU pragma: keep (std::thread::id)
 #include <utility>
 #include <vector>
 
+#include "minitf/distributed/runtime/call_options.h"
 #include "minitf/distributed/runtime/proto/worker.pb.h"
+#include "minitf/tensor/allocator.h"
 #include "minitf/tensor/status.h"
+#include "minitf/tensor/tensor.h"
 
 namespace minitf {
 
-/// What a call answers with.
-using StatusCallback = std::function<void(const Status&)>;
-
-/// What a call is given besides its request. One CallOptions serves one
-/// call at a time.
-/// Thread safety: StartCancel may be called from any thread while the call
-/// runs; the setters only before the call starts.
-class CallOptions {
- public:
-  using Clock = std::chrono::system_clock;
-
-  /// When the call gives up with DeadlineExceeded; none by default.
-  void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
-  const std::optional<Clock::time_point>& deadline() const { return deadline_; }
-  /// Milliseconds left before the deadline, at least 1; 0 without one.
-  int64_t MillisecondsLeft() const;
-
-  /// Whether a call to a task that is not reachable yet waits for it (until
-  /// the deadline) rather than fail at once. Off by default.
-  void set_wait_for_ready(bool wait) { wait_for_ready_ = wait; }
-  bool wait_for_ready() const { return wait_for_ready_; }
-
-  /// Cancels the call: runs the callback its worker set, now or as soon as
-  /// it sets one. The call then answers soon, with an error.
-  void StartCancel();
-  /// For implementations: what StartCancel runs while the call is in
-  /// flight. Runs `cancel` at once when StartCancel came first.
-  void SetCancelCallback(std::function<void()> cancel);
-  /// For implementations: the call has answered; StartCancel does nothing
-  /// from now on. Waits for a cancellation that runs on another thread
-  /// now, so that what the callback holds may go once this returns.
-  void ClearCancelCallback();
-
- private:
-  std::optional<Clock::time_point> deadline_;
-  bool wait_for_ready_ = false;
-  std::mutex mu_;
-  std::condition_variable cancel_done_;
-  bool cancelled_ = false;        // guarded by mu_
-  std::function<void()> cancel_;  // guarded by mu_
-  // The threads that run cancel_ now (Close and a caller's cancellation
-  // may at once); guarded by mu_.
-  std::vector<std::thread::id> cancelling_;
+/// What a RecvTensor answers: the value its producer sent, in host memory,
+/// or that the producer did not run. A struct and not the
+/// RecvTensorResponse message (TensorFlow's TensorResponse is one too): a
+/// message holds the tensor's bytes as a string, so the in-process worker
+/// would copy the value into it and the caller copy it out again, where the
+/// struct lets the in-process worker hand over the Tensor itself, sharing
+/// its buffer, and lets the gRPC worker decode the wire's bytes straight
+/// into a tensor of the caller's allocator (tensor_coding.h).
+struct TensorResponse {
+  /// Where a value decoded from bytes is allocated; set by the caller
+  /// (cpu_allocator() when null). A value handed over in-process stays
+  /// where its producer's host memory holds it.
+  Allocator* allocator = nullptr;
+  /// The value; uninitialized when `is_dead`.
+  Tensor tensor;
+  /// The producer's node did not run (an untaken branch of a cond).
+  bool is_dead = false;
 };
 
 /// The calls of the worker service, as one task's master makes them.
@@ -136,11 +111,23 @@ class WorkerInterface {
                                const proto::CleanupAllRequest* request,
                                proto::CleanupAllResponse* response,
                                StatusCallback done) = 0;
+  /// The value that step request.step_id sent under
+  /// request.rendezvous_key on this worker's task, once it is sent. A
+  /// worker makes this call of another, for the tensors its part of a step
+  /// receives. Errors: the transport's for a peer that cannot be reached
+  /// (Unavailable) or a deadline that passes (DeadlineExceeded);
+  /// InvalidArgument "Cannot parse tensor from response" for an answer
+  /// whose bytes are not a tensor; the worker's (worker.h).
+  virtual void RecvTensorAsync(CallOptions* opts,
+                               const proto::RecvTensorRequest* request,
+                               TensorResponse* response,
+                               StatusCallback done) = 0;
 };
 
 /// A worker that passes every call to another unchanged: the base of a
 /// wrapper that watches some of the calls (rpc_trace.h's TracingWorker
-/// records two) and overrides only those, calling on to the base's.
+/// records two; the fuzzers' recorder keeps four requests) and overrides
+/// only those, calling on to the base's.
 class ForwardingWorker : public WorkerInterface {
  public:
   /// `worker` (not owned) must outlive this.
@@ -191,6 +178,11 @@ class ForwardingWorker : public WorkerInterface {
                        proto::CleanupAllResponse* response,
                        StatusCallback done) override {
     worker_->CleanupAllAsync(opts, request, response, std::move(done));
+  }
+  void RecvTensorAsync(CallOptions* opts,
+                       const proto::RecvTensorRequest* request,
+                       TensorResponse* response, StatusCallback done) override {
+    worker_->RecvTensorAsync(opts, request, response, std::move(done));
   }
 
  private:

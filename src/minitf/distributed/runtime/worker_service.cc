@@ -1,7 +1,5 @@
 #include "minitf/distributed/runtime/worker_service.h"
 
-#include <mutex>
-
 #include "minitf/distributed/runtime/grpc_status.h"
 #include "minitf/distributed/runtime/tensor_coding.h"
 
@@ -63,60 +61,43 @@ grpc::Status WorkerServiceImpl::CleanupAll(
 
 namespace {
 
-// One RecvTensor call: finished once, when the worker answers; a
-// cancellation that comes before then ends the step's wait, so that the
-// answer comes at once.
+// One RecvTensor call: what the worker fills while the value is awaited,
+// and the options through which a caller that goes away ends the step's
+// wait, so that the answer comes at once. Finished once, when the worker
+// answers.
 class RecvTensorReactor final : public grpc::ServerUnaryReactor {
  public:
-  RecvTensorReactor(Worker* worker, int64_t step_id)
-      : worker_(worker), step_id_(step_id) {}
+  CallOptions opts;
+  proto::RecvTensorRequest request;
+  TensorResponse response;
 
-  void Answer(const Status& status) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      answered_ = true;
-    }
-    Finish(ToGrpcStatus(status));
-  }
-  void OnCancel() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (answered_) return;
-    }
-    worker_->CancelRecvTensor(step_id_);
-  }
+  void OnCancel() override { opts.StartCancel(); }
   void OnDone() override { delete this; }
-
- private:
-  Worker* const worker_;
-  const int64_t step_id_;
-  std::mutex mu_;
-  bool answered_ = false;  // guarded by mu_
 };
 
 }  // namespace
 
 // --8<-- [start:recv_tensor_service]
 grpc::ServerUnaryReactor* WorkerServiceImpl::RecvTensor(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+    grpc::CallbackServerContext* /*context*/, const grpc::ByteBuffer* request,
     grpc::ByteBuffer* response) {
-  proto::RecvTensorRequest parsed;
+  auto* reactor = new RecvTensorReactor;
   grpc::ByteBuffer body(*request);  // shares the slices; the reader needs it
   grpc::Status valid =
-      grpc::SerializationTraits<proto::RecvTensorRequest>::Deserialize(&body,
-                                                                       &parsed);
+      grpc::SerializationTraits<proto::RecvTensorRequest>::Deserialize(
+          &body, &reactor->request);
   if (!valid.ok()) {
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
     reactor->Finish(valid);
     return reactor;
   }
-  auto* reactor = new RecvTensorReactor(worker_, parsed.step_id());
   worker_->RecvTensorAsync(
-      parsed, [reactor, response](const Status& status, const Tensor& value,
-                                  bool is_dead) {
-        reactor->Answer(status.ok()
-                            ? EncodeRecvTensorResponse(value, is_dead, response)
-                            : status);
+      &reactor->opts, &reactor->request, &reactor->response,
+      [reactor, response](const Status& status) {
+        const TensorResponse& r = reactor->response;
+        reactor->Finish(ToGrpcStatus(
+            status.ok()
+                ? EncodeRecvTensorResponse(r.tensor, r.is_dead, response)
+                : status));
       });
   return reactor;
 }
