@@ -5,7 +5,7 @@
 #include <grpcpp/support/byte_buffer.h>
 
 #include "fuzzing.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 
 namespace tf = minitf;
 

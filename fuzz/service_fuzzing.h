@@ -26,9 +26,9 @@
 #include <cstdint>
 #include <string>
 
-#include "minitf/distributed/runtime/grpc_server.h"
 #include "minitf/distributed/runtime/proto/master.pb.h"
 #include "minitf/distributed/runtime/proto/worker.pb.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 
 namespace minitf::fuzzing {
 

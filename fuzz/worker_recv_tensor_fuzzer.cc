@@ -8,7 +8,7 @@
 #include <future>
 
 #include "fuzzing.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 #include "minitf/distributed/runtime/worker.h"
 #include "service_fuzzing.h"
 

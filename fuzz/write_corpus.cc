@@ -16,7 +16,7 @@
 
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/proto_convert.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/proto_convert.h"

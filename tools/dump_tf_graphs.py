@@ -13,7 +13,7 @@ values. Two attrs TensorFlow 1.x did not have are left out: TensorFlow 2's
 dependencies of tf.function) and MatMul's `grad_a` and `grad_b` (hints, set
 by MatMul's gradient, that an operand is a gradient). tests/train/tf_graphs_test.cc builds the same graphs in
 minitf, prints them the same way and compares line for line (seed_003_ps:
-tests/distributed/replica_device_setter_test.cc).
+tests/distributed/training/replica_device_setter_test.cc).
 
   /path/to/venv-with-tensorflow/bin/python tools/dump_tf_graphs.py \
       tests/train/testdata/tf_graphs

@@ -3,10 +3,10 @@
 // MonitoredTrainingSession until global_step reaches --last_step,
 // asynchronously or, with --sync_replicas=true, synchronously
 // (SyncReplicasOptimizer, --replicas_to_aggregate of --total_num_replicas
-// gradients per update). The chief
-// (worker 0) saves a checkpoint every --save_checkpoint_steps steps into
-// --checkpoint_dir. A test driver (tests/distributed/fault_test.sh) kills
-// and restarts these processes and reads what they print:
+// gradients per update). The chief (worker 0) saves a checkpoint every
+// --save_checkpoint_steps steps into --checkpoint_dir. A test driver
+// (tests/distributed/training/fault_test.sh) kills and restarts these
+// processes and reads what they print:
 //
 //   session ready: global_step=<g> t_ms=<epoch ms>   each (re)made session
 //   step: global_step=<g> t_ms=<epoch ms>            each step of this task

@@ -14,6 +14,13 @@
 // The messages' generated headers are not part of this API: a program that
 // speaks to a server directly includes them itself (see the tests).
 //
+// Its folders: runtime/ holds the master and the worker, which reach each
+// other through WorkerInterface and a client through MasterInterface and
+// name no transport; runtime/rpc/ is the gRPC transport behind those seams
+// (the services, the remote worker and master, the server, the session on a
+// grpc:// target, the tensor's wire coding); training/ is what synchronous
+// and fault-tolerant training build on top.
+//
 //   tf::train::ClusterSpec cluster({{"ps", {"localhost:2222"}},
 //                                   {"worker", {"localhost:2223",
 //                                               "localhost:2224"}}});

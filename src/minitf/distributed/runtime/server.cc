@@ -1,6 +1,6 @@
 #include "minitf/distributed/runtime/server.h"
 
-#include "minitf/distributed/runtime/grpc_server.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf::train {

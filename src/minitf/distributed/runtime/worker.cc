@@ -303,6 +303,7 @@ Status Worker::CleanupAll(const proto::CleanupAllRequest& request) {
   return Status::OK();
 }
 
+// --8<-- [start:get_status]
 Status Worker::GetStatus(const proto::GetStatusRequest& /*request*/,
                          proto::GetStatusResponse* response) const {
   for (const Device* device : devices_->ListDevices()) {
@@ -318,6 +319,7 @@ void Worker::GetStatusAsync(CallOptions*,
                             StatusCallback done) {
   done(GetStatus(*request, response));
 }
+// --8<-- [end:get_status]
 
 void Worker::CreateWorkerSessionAsync(
     CallOptions*, const proto::CreateWorkerSessionRequest* request,

@@ -1,7 +1,7 @@
 #include "minitf/distributed/runtime/worker_cache.h"
 
-#include "minitf/distributed/runtime/grpc_channel.h"
-#include "minitf/distributed/runtime/grpc_remote_worker.h"
+#include "minitf/distributed/runtime/rpc/grpc_channel.h"
+#include "minitf/distributed/runtime/rpc/grpc_remote_worker.h"
 #include "minitf/distributed/runtime/rpc_trace.h"
 #include "minitf/tensor/errors.h"
 

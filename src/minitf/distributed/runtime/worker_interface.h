@@ -81,10 +81,12 @@ class WorkerInterface {
  public:
   virtual ~WorkerInterface() = default;
 
+  // --8<-- [start:get_status]
   virtual void GetStatusAsync(CallOptions* opts,
                               const proto::GetStatusRequest* request,
                               proto::GetStatusResponse* response,
                               StatusCallback done) = 0;
+  // --8<-- [end:get_status]
   virtual void CreateWorkerSessionAsync(
       CallOptions* opts, const proto::CreateWorkerSessionRequest* request,
       proto::CreateWorkerSessionResponse* response, StatusCallback done) = 0;

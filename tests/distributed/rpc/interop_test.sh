@@ -12,7 +12,7 @@
 # Either must end with "all N runs agree" (each client compares every run
 # with its own local session). Exits 77, CTest's
 # skip, saying why, when TensorFlow is not installed in the peers' python.
-source "$(dirname "$0")/../../scripts/common.sh"
+source "$(dirname "$0")/../../../scripts/common.sh"
 if ! peer_has tensorflow; then
   echo "SKIP: TensorFlow, the other side of this test, is not installed in" \
     "$MINITF_PEERS_DIR (scripts/peers.sh installs it)"

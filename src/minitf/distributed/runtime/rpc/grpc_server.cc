@@ -1,4 +1,4 @@
-#include "minitf/distributed/runtime/grpc_server.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 
 #include <grpcpp/grpcpp.h>
 
@@ -11,10 +11,10 @@
 
 #include "minitf/distributed/runtime/local_master.h"
 #include "minitf/distributed/runtime/master.h"
-#include "minitf/distributed/runtime/master_service.h"
+#include "minitf/distributed/runtime/rpc/master_service.h"
+#include "minitf/distributed/runtime/rpc/worker_service.h"
 #include "minitf/distributed/runtime/worker.h"
 #include "minitf/distributed/runtime/worker_cache.h"
-#include "minitf/distributed/runtime/worker_service.h"
 
 namespace minitf {
 namespace {

@@ -1,4 +1,4 @@
-#include "minitf/distributed/runtime/grpc_channel.h"
+#include "minitf/distributed/runtime/rpc/grpc_channel.h"
 
 #include <grpcpp/grpcpp.h>
 

@@ -28,9 +28,9 @@
 
 #include "distributed_testing.h"
 #include "minitf/device/partition/rendezvous.h"
-#include "minitf/distributed/runtime/grpc_server.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 #include "minitf/distributed/runtime/worker.h"
 #include "minitf/distributed/training/fifo_queue.h"
 #include "minitf/graph/graph_def.h"

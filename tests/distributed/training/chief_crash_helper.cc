@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "../train/saver/checkpoint_check.h"
+#include "../../train/saver/checkpoint_check.h"
 
 namespace tf = minitf;
 

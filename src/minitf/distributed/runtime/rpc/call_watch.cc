@@ -1,4 +1,4 @@
-#include "minitf/distributed/runtime/call_watch.h"
+#include "minitf/distributed/runtime/rpc/call_watch.h"
 
 #include <grpcpp/grpcpp.h>
 

@@ -16,9 +16,9 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "minitf/distributed/runtime/call_watch.h"
 #include "minitf/distributed/runtime/master.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/runtime/rpc/call_watch.h"
 
 namespace minitf {
 

@@ -1,4 +1,4 @@
-#include "minitf/distributed/runtime/grpc_status.h"
+#include "minitf/distributed/runtime/rpc/grpc_status.h"
 
 namespace minitf {
 

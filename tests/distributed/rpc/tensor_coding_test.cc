@@ -4,7 +4,7 @@
 // gRPC holds it, however soon the tensor goes; and bad bytes, from a body
 // cut short to random ones, must give TensorFlow's typed error. Then whole
 // tensors of every dtype, large and odd-sized, cross between two servers.
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>

@@ -13,8 +13,8 @@
 
 #include "distributed_testing.h"
 #include "minitf/device/devices/device_mgr.h"
-#include "minitf/distributed/runtime/grpc_session.h"
 #include "minitf/distributed/runtime/master.h"
+#include "minitf/distributed/runtime/rpc/grpc_session.h"
 #include "minitf/distributed/runtime/worker.h"
 #include "minitf/distributed/runtime/worker_cache.h"
 #include "minitf/graph/config.h"

@@ -1,11 +1,11 @@
-#include "minitf/distributed/runtime/grpc_remote_worker.h"
+#include "minitf/distributed/runtime/rpc/grpc_remote_worker.h"
 
 #include <grpcpp/grpcpp.h>
 
 #include <memory>
 
-#include "minitf/distributed/runtime/grpc_status.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/grpc_status.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 #include "minitf/tensor/allocator.h"
 
 namespace minitf {
@@ -55,6 +55,7 @@ GrpcRemoteWorker::GrpcRemoteWorker(std::shared_ptr<grpc::Channel> channel)
     : stub_(tensorflow::WorkerService::NewStub(channel)),
       generic_(std::move(channel)) {}
 
+// --8<-- [start:get_status]
 void GrpcRemoteWorker::GetStatusAsync(CallOptions* opts,
                                       const proto::GetStatusRequest* request,
                                       proto::GetStatusResponse* response,
@@ -62,6 +63,7 @@ void GrpcRemoteWorker::GetStatusAsync(CallOptions* opts,
   Issue(stub_.get(), &Async::GetStatus, opts, request, response,
         std::move(done));
 }
+// --8<-- [end:get_status]
 
 void GrpcRemoteWorker::CreateWorkerSessionAsync(
     CallOptions* opts, const proto::CreateWorkerSessionRequest* request,

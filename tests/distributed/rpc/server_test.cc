@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/runtime/grpc_server.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 #include "minitf/tensor/errors.h"
 
 namespace tf = minitf;

@@ -37,8 +37,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include "minitf/device/devices/device_mgr.h"
-#include "minitf/distributed/runtime/call_watch.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/rpc/call_watch.h"
 #include "minitf/distributed/runtime/worker.h"
 
 namespace minitf {

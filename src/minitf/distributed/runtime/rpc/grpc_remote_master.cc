@@ -1,6 +1,6 @@
-#include "minitf/distributed/runtime/grpc_remote_master.h"
+#include "minitf/distributed/runtime/rpc/grpc_remote_master.h"
 
-#include "minitf/distributed/runtime/grpc_status.h"
+#include "minitf/distributed/runtime/rpc/grpc_status.h"
 
 namespace minitf {
 

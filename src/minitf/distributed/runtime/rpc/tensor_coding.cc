@@ -1,4 +1,4 @@
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>

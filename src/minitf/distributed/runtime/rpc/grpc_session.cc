@@ -1,12 +1,12 @@
-#include "minitf/distributed/runtime/grpc_session.h"
+#include "minitf/distributed/runtime/rpc/grpc_session.h"
 
 #include <chrono>
 
-#include "minitf/distributed/runtime/grpc_channel.h"
-#include "minitf/distributed/runtime/grpc_remote_master.h"
 #include "minitf/distributed/runtime/local_master.h"
 #include "minitf/distributed/runtime/named_answers.h"
 #include "minitf/distributed/runtime/proto_convert.h"
+#include "minitf/distributed/runtime/rpc/grpc_channel.h"
+#include "minitf/distributed/runtime/rpc/grpc_remote_master.h"
 #include "minitf/graph/deadline.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/proto_convert.h"

@@ -30,7 +30,7 @@
 // includes are what make the linker keep them.
 #include "minitf/distributed/runtime/proto/master.pb.h"
 #include "minitf/distributed/runtime/proto/worker.pb.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 #include "minitf/graph/proto_convert.h"
 
 namespace {

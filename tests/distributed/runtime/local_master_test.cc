@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/runtime/grpc_server.h"
 #include "minitf/distributed/runtime/master.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 #include "minitf/minitf.h"
 
 namespace {

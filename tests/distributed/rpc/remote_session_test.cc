@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/runtime/grpc_server.h"
 #include "minitf/distributed/runtime/proto/worker_service.grpc.pb.h"
+#include "minitf/distributed/runtime/rpc/grpc_server.h"
 #include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/math_ops.h"

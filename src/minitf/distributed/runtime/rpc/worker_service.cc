@@ -1,15 +1,17 @@
-#include "minitf/distributed/runtime/worker_service.h"
+#include "minitf/distributed/runtime/rpc/worker_service.h"
 
-#include "minitf/distributed/runtime/grpc_status.h"
-#include "minitf/distributed/runtime/tensor_coding.h"
+#include "minitf/distributed/runtime/rpc/grpc_status.h"
+#include "minitf/distributed/runtime/rpc/tensor_coding.h"
 
 namespace minitf {
 
+// --8<-- [start:get_status]
 grpc::Status WorkerServiceImpl::GetStatus(
     grpc::ServerContext* /*context*/, const proto::GetStatusRequest* request,
     proto::GetStatusResponse* response) {
   return ToGrpcStatus(worker_->GetStatus(*request, response));
 }
+// --8<-- [end:get_status]
 
 grpc::Status WorkerServiceImpl::CreateWorkerSession(
     grpc::ServerContext*, const proto::CreateWorkerSessionRequest* request,

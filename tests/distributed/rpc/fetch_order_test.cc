@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "distributed_testing.h"
-#include "minitf/distributed/runtime/grpc_status.h"
 #include "minitf/distributed/runtime/local_master.h"
 #include "minitf/distributed/runtime/proto/master_service.grpc.pb.h"
+#include "minitf/distributed/runtime/rpc/grpc_status.h"
 #include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
