@@ -289,6 +289,29 @@ function(minitf_layer layer)
           FILES_MATCHING PATTERN "*.h")
 endfunction()
 
+# minitf_layer_defaults(<layer> <source>...): definitions of the layer that
+# a program may replace with its own, in minitf_<layer>_defaults, a static
+# library that minitf_<layer>_code links after itself. It is linked as a
+# plain archive, not whole: a linker takes a member of an archive only for a
+# symbol still undefined, so a program whose own object files define the
+# symbol keeps its definition, and every other program gets the archive's.
+# (In the layer's code, which is linked whole, the default would clash with
+# the program's definition.) Each source defines one such symbol and
+# nothing else, so that no other reference pulls it in. The fuzzers replace
+# two limits this way (fuzz/fuzzing_limits.cc), so that the unit tests and
+# the fuzzers build in one tree, from the same objects, and the tests check
+# the engine's real limits.
+function(minitf_layer_defaults layer)
+  set(target minitf_${layer}_defaults)
+  add_library(${target} STATIC ${ARGN})
+  target_include_directories(${target} PRIVATE
+    "$<TARGET_PROPERTY:minitf_${layer}_code,INTERFACE_INCLUDE_DIRECTORIES>")
+  target_compile_features(${target} PRIVATE cxx_std_20)
+  target_link_libraries(minitf_${layer}_code PUBLIC ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${layer}_defaults)
+  install(TARGETS ${target} EXPORT minitfTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endfunction()
+
 # _minitf_whole_code(<var> <layer>): minitf_<layer>_code, linked whole. CMake
 # 3.25 exports the target named in $<LINK_LIBRARY:...> as it is spelled,
 # without the minitf:: namespace, so the installed name is given.
