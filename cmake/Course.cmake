@@ -264,7 +264,9 @@ function(minitf_layer layer)
   add_library(minitf_${layer}_code STATIC ${ARG_SOURCES})
   # The fuzzers' build compiles the Eigen kernels (folders named kernels/)
   # at -O0, still sanitized: at -O1 they take most of the build's time, and
-  # the fuzzers feed them small tensors.
+  # the fuzzers feed them small tensors. The unit tests that CI runs in the
+  # same tree (.ci/run, step 5) run these kernels at -O0 too: the matrix
+  # products' tests are the slowest there.
   if(MINITF_SANITIZE STREQUAL "fuzzer")
     foreach(source ${ARG_SOURCES})
       if(source MATCHES "/kernels/")
