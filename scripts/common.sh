@@ -21,6 +21,20 @@ configure_and_build() {
   cmake --build "$2" -j "$MINITF_JOBS"
 }
 
+# The clang tree with libFuzzer's coverage, AddressSanitizer and UBSan
+# (-DMINITF_SANITIZE=fuzzer): the fuzzers (scripts/fuzz.sh) and CI's run of
+# the unit tests under the sanitizers both build in it, from the same
+# objects. The two limits that differ in the fuzzers are linked into the
+# fuzzers alone (fuzz/fuzzing_limits.cc), so the tests check the real ones.
+MINITF_FUZZ_BUILD="$MINITF_ROOT/build/fuzz"
+
+# fuzz_configure: CMake's configure step of that tree, with clang-14
+# (MINITF_FUZZ_CC and MINITF_FUZZ_CXX name another clang).
+fuzz_configure() {
+  CC="${MINITF_FUZZ_CC:-clang-14}" CXX="${MINITF_FUZZ_CXX:-clang++-14}" \
+    configure "$MINITF_ROOT" "$MINITF_FUZZ_BUILD" -DMINITF_SANITIZE=fuzzer -DMINITF_CUDA=OFF
+}
+
 # build_with_progress <build dir> <what> <target...>: builds the targets
 # with the compiler's output in <build dir>/build-logs/<what>.log and, on
 # the screen, one progress line made of ninja's [done/total]:

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds the fuzzers (fuzz/) with clang, libFuzzer, AddressSanitizer and UBSan
-# in build/fuzz, and runs each on a scratch copy of its seed corpus.
+# in build/fuzz, and runs each on a scratch copy of its seed corpus. The
+# same tree builds the unit tests that CI runs under the sanitizers (.ci/run,
+# step 5; fuzz_configure in scripts/common.sh), so after that step there is
+# nothing left here to build.
 #   scripts/fuzz.sh [SECONDS] [FUZZER...]  SECONDS per fuzzer (default 600);
 #                                          writes results/fuzz.md
 #   scripts/fuzz.sh --quick [FUZZER...]    a few seconds each, for CI; no results file
@@ -23,8 +26,7 @@ esac
 wanted=("$@")
 
 build=build/fuzz
-export CC="${MINITF_FUZZ_CC:-clang-14}" CXX="${MINITF_FUZZ_CXX:-clang++-14}"
-configure . "$build" -DMINITF_SANITIZE=fuzzer -DMINITF_CUDA=OFF
+fuzz_configure
 build_with_progress "$build" "the fuzzers" minitf_fuzzers
 ((build_only)) && exit 0
 

@@ -120,16 +120,7 @@ StatusOr<AttrValue> ListFromProto(const proto::AttrValue::ListValue& list,
                                  kind);
 }
 
-}  // namespace
-
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-const int64_t kMaxTensorProtoBytes = int64_t{64} << 20;
-#else
-const int64_t kMaxTensorProtoBytes = int64_t{2} << 30;
-#endif
-
-namespace {
-// "2 GiB"; "64 MiB" in the fuzzers' build.
+// "2 GiB"; "64 MiB" in the fuzzers.
 std::string CapString() {
   constexpr int64_t kGiB = int64_t{1} << 30;
   return kMaxTensorProtoBytes % kGiB == 0

@@ -55,10 +55,12 @@ StatusOr<Tensor> TensorFromProto(const proto::TensorProto& tensor);
 /// cannot exceed 2 GiB, and a few bytes of float_val can ask for any shape,
 /// so the cap keeps a corrupt file from allocating without bound.
 ///
-/// In the fuzzers' build (fuzz/), which compiles proto_convert.cc with
-/// FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the cap is 64 MiB: a dozen
-/// bytes may rightly claim 2 GiB of zeros, and a fuzzer stops at 2 GiB of
-/// memory and 10 s an input. Claims over the cap take the same path there.
+/// In the fuzzers (fuzz/), the cap is 64 MiB: a dozen bytes may rightly
+/// claim 2 GiB of zeros, and a fuzzer stops at 2 GiB of memory and 10 s an
+/// input. Claims over the cap take the same path there. The value is defined
+/// in a file of its own, max_tensor_proto_bytes.cc, which a program may
+/// replace (minitf_layer_defaults in cmake/Course.cmake says how), and the
+/// fuzzers link fuzz/fuzzing_limits.cc in its place.
 extern const int64_t kMaxTensorProtoBytes;
 
 /// Every kind of AttrValue has its field; a list fills the ListValue field

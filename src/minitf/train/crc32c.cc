@@ -26,12 +26,6 @@ constexpr std::array<uint32_t, 256> kTable = MakeTable();
 
 }  // namespace
 
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-const bool kVerifyChecksums = false;
-#else
-const bool kVerifyChecksums = true;
-#endif
-
 uint32_t Extend(uint32_t init_crc, const char* data, size_t size) {
   uint32_t crc = ~init_crc;
   for (size_t i = 0; i < size; ++i) {

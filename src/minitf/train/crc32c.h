@@ -38,12 +38,13 @@ inline uint32_t Unmask(uint32_t masked) {
   return (rot >> 17) | (rot << 15);
 }
 
-/// Whether readers refuse what fails its checksum: true, but in the
-/// fuzzers' build (fuzz/), which compiles crc32c.cc with
-/// FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the macro libFuzzer's users
-/// define there. A fuzzer's mutated byte almost never comes with a checksum
-/// to match, so every input would stop at the check and never reach the
-/// parsing behind it.
+/// Whether readers refuse what fails its checksum: true, but false in the
+/// fuzzers (fuzz/). A fuzzer's mutated byte almost never comes with a
+/// checksum to match, so every input would stop at the check and never reach
+/// the parsing behind it. The value is defined in a file of its own,
+/// verify_checksums.cc, which a program may replace (minitf_layer_defaults
+/// in cmake/Course.cmake says how), and the fuzzers link
+/// fuzz/fuzzing_limits.cc in its place.
 extern const bool kVerifyChecksums;
 
 }  // namespace minitf::crc32c
