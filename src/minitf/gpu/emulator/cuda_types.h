@@ -38,8 +38,12 @@ struct dim3 {
 };
 
 /// CUDA's error codes, with CUDA's numbers (driver_types.h). Only the codes
-/// the emulator returns are listed.
-enum cudaError_t {
+/// the emulator returns are listed. The underlying type is fixed to int so
+/// that every int is a value of the type, as cudaGetErrorString accepts any
+/// code a program hands it ("unrecognized error code"): without it, a code
+/// beyond the listed ones would be out of the enum's range, which UBSan
+/// reports.
+enum cudaError_t : int {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
