@@ -10,8 +10,8 @@ namespace minitf {
 namespace {
 
 // tensor_content holds the bytes as a little-endian machine stores them, so
-// on such a machine (every platform the course targets) writing and reading
-// are one memcpy. A big-endian port would swap bytes here.
+// on such a machine (x86-64 and AArch64 as Linux runs them) writing and
+// reading are one memcpy. A big-endian port would swap bytes here.
 static_assert(std::endian::native == std::endian::little,
               "tensor_content is little-endian; this build would need "
               "byte swapping");

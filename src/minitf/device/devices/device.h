@@ -8,8 +8,9 @@
 // work inside one op. The placer (later in this chapter) assigns each node to
 // a device; the executor of that device then runs the node's kernel there.
 //
-// Device is the abstract base; cpu_device.h and virtual_gpu_device.h are the
-// two kinds this layer makes, through device factories (device_factory.h).
+// Device is the abstract base; threadpool_device.h (the CPU) and
+// virtual_gpu_device.h are the two kinds this layer makes, through device
+// factories (device_factory.h).
 //
 //   std::vector<std::unique_ptr<tf::Device>> devices;
 //   TF_RETURN_IF_ERROR(tf::DeviceFactory::AddDevices(

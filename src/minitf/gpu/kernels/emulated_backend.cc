@@ -1,6 +1,6 @@
 // The GPU kernels compiled by the host compiler and run by the CPU emulator
 // of CUDA: backend_impl.cuh in namespace minitf::gpu::emulated, and
-// MatMul by the course's teaching GEMMs (ops/matmul.cuh) where a GPU build
+// MatMul by the course's teaching GEMMs (device/matmul.cuh) where a GPU build
 // calls cuBLAS.
 #include <cstdint>
 
