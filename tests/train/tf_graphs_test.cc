@@ -1,8 +1,8 @@
 // The training graphs of the seed programs and chapter 3's MLP, node for
 // node against TensorFlow's: names, ops, inputs, control inputs, requested
 // devices and attrs, in the order the nodes were made. Seed 000's program
-// with devices is chapter 4's (tests/device/session/tf_graphs_device_test.cc): only
-// its device layer spells "/device:cpu:0" as TensorFlow does. The expected
+// with devices is chapter 4's (tests/device/session/tf_graphs_device_test.cc):
+// only its device layer spells "/device:cpu:0" as TensorFlow does. The expected
 // lists in testdata/tf_graphs/ were written by TensorFlow itself
 // (tools/dump_tf_graphs.py, which names the TensorFlow version in each
 // file's header); this test prints minitf's GraphDef the same way and needs

@@ -56,8 +56,8 @@ TEST(NewOptimizerTest, SignSGDStepsByTheLearningRateTowardTheMinimum) {
   std::string path;
   for (int step = 0; step < 8; ++step) {
     sess.run(train_op);
-    path += std::to_string(sess.run(x.value()).data<float>()[0]).substr(0, 3) +
-            " ";
+    path +=
+        std::to_string(sess.run(x.value()).data<float>()[0]).substr(0, 3) + " ";
   }
   // Half a unit a step until the gradient, and so its sign, is zero.
   EXPECT_EQ(path, "0.5 1.0 1.5 2.0 2.5 3.0 3.0 3.0 ");
