@@ -80,8 +80,10 @@ TEST(CoordinatorTest, AnInputThatRanOutIsACleanStop) {
 }
 
 TEST(CoordinatorTest, AThreadThatIgnoresTheStopIsNamedAfterTheGracePeriod) {
-  Coordinator coord;
+  // Declared first, so that it outlives the coordinator, whose destructor
+  // joins the thread that reads it.
   std::atomic<bool> release{false};
+  Coordinator coord;
   coord.register_thread("stubborn", [&] {
     while (!release) std::this_thread::sleep_for(milliseconds(1));
   });
@@ -93,8 +95,10 @@ TEST(CoordinatorTest, AThreadThatIgnoresTheStopIsNamedAfterTheGracePeriod) {
 }
 
 TEST(CoordinatorTest, LiveThreadsMayBeIgnored) {
-  Coordinator coord;
+  // Declared first, so that it outlives the coordinator, whose destructor
+  // joins the thread that reads it.
   std::atomic<bool> release{false};
+  Coordinator coord;
   coord.register_thread("stubborn", [&] {
     while (!release) std::this_thread::sleep_for(milliseconds(1));
   });
