@@ -541,8 +541,12 @@ function(_minitf_exercise_piece name)
   add_test(NAME exercise_seed.${name}
            COMMAND python3 "${MINITF_ROOT}/tools/learn.py" compare "${manifest}"
            WORKING_DIRECTORY "${ARG_DIR}")
+  # COST, here and on the other long tests: about the seconds the test
+  # takes. `ctest -j` starts the costliest tests first, so that the long
+  # ones run beside the many short ones instead of after them; a build
+  # tree remembers each test's time, but a fresh clone has only these.
   set_tests_properties(exercise_seed.${name} PROPERTIES
-    LABELS "${ARG_LABEL};exercise_seed" TIMEOUT 600 SKIP_RETURN_CODE 77)
+    LABELS "${ARG_LABEL};exercise_seed" TIMEOUT 600 SKIP_RETURN_CODE 77 COST 20)
 endfunction()
 
 # _minitf_write_umbrella(<chapter> <folder>): writes <folder>/minitf/minitf.h,
@@ -697,6 +701,7 @@ function(minitf_build_course last_chapter)
            COMMAND python3 "${MINITF_ROOT}/tests/tools/test_run_programs.py")
   set_tests_properties(tools.docs_hooks tools.learn tools.run_programs
                        PROPERTIES LABELS tools)
+  set_tests_properties(tools.learn PROPERTIES COST 12)  # COST: see exercise_seed
   # The book (label "book"): no talk of the project's process and no page
   # over the word limit anywhere a learner reads (tools/book_check.py), and
   # the checker's own tests, which plant both faults in a tree of their own.

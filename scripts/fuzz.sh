@@ -40,18 +40,18 @@ export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan_suppressions.txt"
 export ASAN_OPTIONS="allocator_may_return_null=1"
 export OMP_NUM_THREADS=1
 
-rows=() failed=()
-for name in "${wanted[@]}"; do
-  binary="$build/fuzz/${name}_fuzzer"
-  [[ -x $binary ]] || { echo "fuzz: no fuzzer named '$name' ($binary)" >&2; exit 2; }
-  [[ -d fuzz/corpus/$name ]] || { echo "fuzz: no corpus fuzz/corpus/$name" >&2; exit 2; }
-  corpus="$build/corpora/$name" findings="$build/findings/$name"
+# fuzz_one <name>: runs one fuzzer; what it prints goes to
+# build/fuzz/findings/<name>.out, its table row to <name>.row, and it
+# exits non-zero when the fuzzer found a fault.
+fuzz_one() {
+  local name=$1
+  local binary="$build/fuzz/${name}_fuzzer"
+  local corpus="$build/corpora/$name" findings="$build/findings/$name"
+  local log="$build/findings/$name.log" status=0 seeds execs cov features kept found result
   mkdir -p "$corpus" "$findings"
   cp -n fuzz/corpus/"$name"/* "$corpus"/
   seeds=$(ls fuzz/corpus/"$name" | wc -l)
-  log="$build/findings/$name.log"
   echo "=== $name: ${seconds} s from $seeds seeds"
-  status=0
   "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" >"$log" 2>&1 || status=$?
   # The last status line: "#123456 DONE cov: 1234 ft: 5678 corp: 90/12Kb ...".
@@ -60,18 +60,43 @@ for name in "${wanted[@]}"; do
   features=$(grep -Eo 'ft: [0-9]+' "$log" | tail -n 1 | cut -d' ' -f2)
   kept=$(grep -Eo 'corp: [0-9]+' "$log" | tail -n 1 | cut -d' ' -f2)
   found=$(ls "$findings" | head -n 1)
+  result="none"
   if ((status != 0)) || [[ -n $found ]]; then
-    failed+=("$name")
     result="FOUND: $found"
-    echo "fuzz: $name found a fault (exit status $status); its report:" >&2
+    echo "fuzz: $name found a fault (exit status $status); its report:"
     grep -E -A12 '^==[0-9]+==(ERROR|WARNING)|runtime error|ALARM|out-of-memory|deadly signal' \
-      "$log" | head -n 40 >&2 || tail -n 30 "$log" >&2
-    [[ -n $found ]] && echo "replay: $binary $findings/$found" >&2
-  else
-    result="none"
+      "$log" | head -n 40 || tail -n 30 "$log"
+    [[ -n $found ]] && echo "replay: $binary $findings/$found"
   fi
   echo "$name: ${execs:-0} inputs run, coverage ${cov:-0} edges, ${features:-0} features, corpus $seeds -> ${kept:-0}; findings: $result"
-  rows+=("| $name | $seeds | ${kept:-0} | ${execs:-0} | ${cov:-0} | ${features:-0} | $result |")
+  echo "| $name | $seeds | ${kept:-0} | ${execs:-0} | ${cov:-0} | ${features:-0} | $result |" \
+    >"$build/findings/$name.row"
+  [[ $result == none ]]
+}
+
+# MINITF_JOBS fuzzers at a time, each a single thread on a core of its
+# own, so that each still gets its SECONDS of a core; their reports are
+# printed in the order the fuzzers are named.
+for name in "${wanted[@]}"; do
+  [[ -x $build/fuzz/${name}_fuzzer ]] ||
+    { echo "fuzz: no fuzzer named '$name' ($build/fuzz/${name}_fuzzer)" >&2; exit 2; }
+  [[ -d fuzz/corpus/$name ]] || { echo "fuzz: no corpus fuzz/corpus/$name" >&2; exit 2; }
+done
+mkdir -p "$build/findings"
+for name in "${wanted[@]}"; do
+  while (($(jobs -rp | wc -l) >= MINITF_JOBS)); do wait -n || true; done
+  (
+    status=0
+    fuzz_one "$name" >"$build/findings/$name.out" 2>&1 || status=$?
+    echo "$status" >"$build/findings/$name.status"
+  ) &
+done
+wait
+rows=() failed=()
+for name in "${wanted[@]}"; do
+  cat "$build/findings/$name.out"
+  rows+=("$(cat "$build/findings/$name.row")")
+  [[ $(cat "$build/findings/$name.status") == 0 ]] || failed+=("$name")
 done
 
 if ((!quick)); then
@@ -89,7 +114,7 @@ if ((!quick)); then
   fi
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
   {
-    echo "*Measured on ${cpu:-unknown CPU} ($(getconf _NPROCESSORS_ONLN) cores, $(uname -s) $(uname -m)), $(date +%F), with \`scripts/fuzz.sh $seconds\`.*"
+    echo "*Measured on ${cpu:-unknown CPU} ($(getconf _NPROCESSORS_ONLN) cores, $(uname -s) $(uname -m)), $(date +%F), with \`scripts/fuzz.sh $seconds\`, $MINITF_JOBS fuzzers at a time.*"
     echo
     echo "**libFuzzer with AddressSanitizer, LeakSanitizer and UBSan, $seconds s per fuzzer**"
     echo

@@ -8,8 +8,12 @@
 namespace minitf {
 namespace {
 
-// Seed 000's linear regression, trained as the seed trains it, must end at
-// the least-squares line of the same data, computed here independently.
+// Seed 000's linear regression, trained with the seed's loss, optimizer and
+// rate, must end at the least-squares line of the same data, computed here
+// independently. The seed runs 100,000 steps (its program does too). At
+// rate 0.01 each step multiplies the error by at most 0.994 in size (the
+// Hessian's eigenvalues are 199.4 and 0.88), so 5,000 steps land on the
+// line to within float32's rounding, far inside 1e-3.
 TEST(MinimizeTest, SeedLinearRegressionReachesTheLeastSquaresLine) {
   Graph g;
   graph_scope use(g);
@@ -42,7 +46,7 @@ TEST(MinimizeTest, SeedLinearRegressionReachesTheLeastSquaresLine) {
   const Tensor out_value = Tensor::FromVector(outs, TensorShape({7})).value();
   float first_loss = 0;
   std::vector<Tensor> r;
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < 5000; ++i) {
     r = sess.run({train_op, loss, w, b}, {{x, x_value}, {out, out_value}});
     if (i == 0) first_loss = r[1].scalar<float>();
   }

@@ -348,10 +348,11 @@ void BlockRunner::fiber_entry(transfer_t from) {
   auto* self = static_cast<BlockRunner*>(from.data);
   self->arrive(from);
   self->launch_->run_thread(self->launch_->thunk);
-  self->exit_fiber();
+  boost::context::detail::jump_fcontext(self->finish_fiber(), self);
+  std::abort();  // a finished fiber is never resumed
 }
 
-void BlockRunner::exit_fiber() {
+fcontext_t BlockRunner::finish_fiber() {
   const unsigned me = running_;
   state_[me] = State::kDone;
   ++done_;
@@ -367,8 +368,7 @@ void BlockRunner::exit_fiber() {
   make_running(next, &bottom, &size);
   // nullptr: this fiber is over, AddressSanitizer may drop its frames.
   announce_switch(nullptr, bottom, size);
-  boost::context::detail::jump_fcontext(context_[next], this);
-  std::abort();  // a finished fiber is never resumed
+  return context_[next];
 }
 
 void BlockRunner::finish_main_thread() {
