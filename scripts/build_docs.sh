@@ -27,8 +27,10 @@ export PYTHONDONTWRITEBYTECODE=1
 source scripts/common.sh
 command -v dot >/dev/null || fail "Graphviz's dot is missing; run scripts/setup.sh"
 programs="$MINITF_BUILD/programs"
-if [[ ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
+if [[ ! -x "$programs/01-tensors/draw_cpu_gemm" ||
+      ! -x "$programs/03-variables-and-autodiff/plot_loss" ||
       ! -x "$programs/04-device-placement/draw_devices" ||
+      ! -x "$programs/05-gpu-kernels/draw_cuda_memory" ||
       ! -x "$programs/05-gpu-kernels/draw_cuda_grid" ||
       ! -x "$programs/05-gpu-kernels/draw_gemm_tiles" ||
       ! -x "$programs/05-gpu-kernels/draw_streams" ||
@@ -45,6 +47,9 @@ fi
 generated=docs/images/generated
 rm -rf "$generated"
 mkdir -p "$generated"
+# Chapter 1, part 2: one block of the packed CPU GEMM, at this build's
+# tile (written as SVG by the program itself).
+"$programs/01-tensors/draw_cpu_gemm" "$generated/cpu_gemm.svg" >/dev/null
 "$programs/02-graph-and-session/draw_graphs" "$generated/dot" >/dev/null
 "$programs/03-variables-and-autodiff/draw_gradients" "$generated/dot" >/dev/null
 # Chapter 4: seed 001's towers on four virtual GPUs, placed, partitioned and
@@ -52,9 +57,11 @@ mkdir -p "$generated"
 # chrome://tracing or Perfetto).
 "$programs/04-device-placement/draw_devices" "$generated/dot" >/dev/null
 mv "$generated/dot/timeline.svg" "$generated/dot/timeline.json" "$generated/"
-# Chapter 5, written as SVG by the programs themselves: a grid of blocks of
-# threads over a matrix, the teaching GEMM's version 3 on its matrices, and
-# the GPU's streams in one run.
+# Chapter 5, written as SVG by the programs themselves: a launch and the
+# memory each of its parts sees, a grid of blocks of threads over a matrix,
+# the teaching GEMM's version 3 on its matrices, and the GPU's streams in
+# one run.
+"$programs/05-gpu-kernels/draw_cuda_memory" "$generated/cuda_memory.svg" >/dev/null
 "$programs/05-gpu-kernels/draw_cuda_grid" "$generated/cuda_grid.svg" >/dev/null
 "$programs/05-gpu-kernels/draw_gemm_tiles" "$generated/gemm_tiles.svg" >/dev/null
 "$programs/05-gpu-kernels/draw_streams" "$generated/streams.svg" >/dev/null

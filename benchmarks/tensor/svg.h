@@ -2,7 +2,8 @@
 // lines, arrows and text, in pixels, on a white page. The pictures are drawn
 // by small programs at docs build time (scripts/build_docs.sh), so the
 // numbers in them come from the same constants as the text that explains
-// them; chapters 5 to 7 draw with it, and so does towers_bench's timeline.
+// them; chapter 1's part 2 and chapters 5 to 7 draw with it, and so does
+// towers_bench's timeline.
 // It sits beside results.h and timing.h, the other helpers every chapter's
 // programs and benchmarks share.
 //
