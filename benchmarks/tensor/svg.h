@@ -10,10 +10,11 @@
 //   Svg svg(400, 200);
 //   svg.Rect(10, 10, 100, 50, "#eef3fb", "#345");
 //   svg.Text(14, 30, "block (0,0)");
-//   WriteFile("grid.svg", svg.Finish());
+//   WriteFile("draw_grid", OutputPath(argc, argv, "grid.svg"), svg.Finish());
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -69,6 +70,13 @@ class Svg {
   }
   std::string out_;
 };
+
+/// Where a drawing program writes its picture: the file its command line
+/// names, or `name` in the temporary folder when it names none.
+inline std::string OutputPath(int argc, char** argv, const char* name) {
+  return argc > 1 ? argv[1]
+                  : (std::filesystem::temp_directory_path() / name).string();
+}
 
 /// Writes `text` to `path` and says so on stdout; false (and a message on
 /// stderr naming `program`) when it cannot.

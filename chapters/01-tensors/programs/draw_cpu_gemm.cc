@@ -9,7 +9,6 @@
 //   draw_cpu_gemm [<file.svg>]
 // Without a file it writes cpu_gemm.svg in the temporary folder.
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -40,10 +39,7 @@ std::string KiB(double bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1
-          ? argv[1]
-          : (std::filesystem::temp_directory_path() / "cpu_gemm.svg").string();
+  const std::string path = draw::OutputPath(argc, argv, "cpu_gemm.svg");
   const int slivers_a = Blocking::kMc / kMr;
   const int mc_px = Blocking::kMc * kRowPx, mr_px = kMr * kRowPx;
   const int nc_px = kSliversShown * kSliverColPx;

@@ -10,7 +10,6 @@
 //   draw_cuda_grid [<file.svg>]
 // Without a file it writes cuda_grid.svg in the temporary folder.
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include "svg.h"
@@ -39,10 +38,7 @@ std::string Format(const char* format, Args... args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1
-          ? argv[1]
-          : (std::filesystem::temp_directory_path() / "cuda_grid.svg").string();
+  const std::string path = draw::OutputPath(argc, argv, "cuda_grid.svg");
   const int grid_x = (kN + kBlockX - 1) / kBlockX;
   const int grid_y = (kM + kBlockY - 1) / kBlockY;
   const int bw = kBlockX * kScale, bh = kBlockY * kScale;  // a block, in px

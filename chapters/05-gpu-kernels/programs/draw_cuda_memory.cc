@@ -9,7 +9,6 @@
 //   draw_cuda_memory [<file.svg>]
 // Without a file it writes cuda_memory.svg in the temporary folder.
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include "svg.h"
@@ -65,10 +64,7 @@ void DrawBlock(Svg& svg, int b, int x, int y) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1 ? argv[1]
-               : (std::filesystem::temp_directory_path() / "cuda_memory.svg")
-                     .string();
+  const std::string path = draw::OutputPath(argc, argv, "cuda_memory.svg");
   const int grid_w = kBlocks * kBlockW + (kBlocks - 1) * kGap;
   const int global_y = kTop + kBlockH + 60;
   const int legend_y = global_y + 98;

@@ -7,7 +7,6 @@
 //   draw_gemm_tiles [<file.svg>]
 // Without a file it writes gemm_tiles.svg in the temporary folder.
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -29,10 +28,7 @@ using draw::Svg;
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1 ? argv[1]
-               : (std::filesystem::temp_directory_path() / "gemm_tiles.svg")
-                     .string();
+  const std::string path = draw::OutputPath(argc, argv, "gemm_tiles.svg");
   const int grid_x = (kN + kTile - 1) / kTile,
             grid_y = (kM + kTile - 1) / kTile;
   const int tiles_k = (kK + kTile - 1) / kTile;

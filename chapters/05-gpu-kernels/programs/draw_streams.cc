@@ -15,7 +15,6 @@
 //   draw_streams [<file.svg>]
 // Without a file it writes streams.svg in the temporary folder.
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -162,10 +161,7 @@ void DrawPanel(Svg& svg, const Panel& panel, double top) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1
-          ? argv[1]
-          : (std::filesystem::temp_directory_path() / "streams.svg").string();
+  const std::string path = draw::OutputPath(argc, argv, "streams.svg");
   // The right margin takes the labels that run past the axis's end.
   const double width = kLeft + kLabelWidth + kSpan * kUnit + 60;
   Svg svg(static_cast<int>(width), 2 * kPanelHeight + 70);

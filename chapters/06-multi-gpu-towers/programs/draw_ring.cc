@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -167,9 +166,7 @@ std::string Draw(const std::vector<Transfer>& log) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1 ? argv[1]
-               : (std::filesystem::temp_directory_path() / "ring.svg").string();
+  const std::string path = draw::OutputPath(argc, argv, "ring.svg");
   // --8<-- [start:run]
   std::vector<tf::Output> grads;
   for (int d = 0; d < kGpus; ++d) {
