@@ -17,13 +17,15 @@ bench="$MINITF_BUILD/benchmarks/graph/graph_bench"
 
 # Each peer prints, besides its own lines, one line a run:
 #   peer_us|<label>|<us per op>
+# and may print sentences for the results, under the table:
+#   peer_note|<sentence>
 peer_lines=""
 run_peer() {  # <package> <script>
   if peer_has "$1"; then
     local out
     out=$("$MINITF_PEERS_PYTHON" "benchmarks/graph/$2" "${@:3}")
-    echo "$out" | grep -v '^peer_us|'
-    peer_lines+=$(echo "$out" | grep '^peer_us|')$'\n'
+    echo "$out" | grep -v '^peer_\(us\|note\)|'
+    peer_lines+=$(echo "$out" | grep '^peer_\(us\|note\)|')$'\n'
   else
     echo "compare.sh: $1 is not in the peers' environment ($MINITF_PEERS_DIR," \
       "scripts/peers.sh): its rows are left out."
@@ -42,5 +44,9 @@ done < <(echo -n "$peer_lines" | awk -F'|' '
     else figures[$2] = figures[$2] "," $3
   }
   END { for (i = 1; i <= n; i++) print order[i] "=" figures[order[i]] }')
+
+while IFS= read -r note; do
+  peer_args+=(--peer-note "$note")
+done < <(echo -n "$peer_lines" | sed -n 's/^peer_note|//p')
 
 "$bench" "$@" "${peer_args[@]}" --command "benchmarks/graph/compare.sh${*:+ $*}"

@@ -14,11 +14,13 @@
 // $MINITF_RESULTS_DIR/graph_bench.md when that is set.
 //
 // Usage: graph_bench [--quick] [--runs N] [--peer 'LABEL=US,US,...']...
-//                    [--command TEXT]
+//                    [--peer-note TEXT]... [--command TEXT]
 //   --quick: fewer repetitions, one run (a smoke test)
 //   --runs N: how many runs each figure is the median of (default 5)
 //   --peer: another engine's microseconds per op on the same chain, one
 //           figure per run of it (compare.sh)
+//   --peer-note: a sentence a peer says of its run (TensorFlow's count of
+//           the Add nodes it ran), written under the table
 //   --command: the command to record in the results instead of this one
 #include <algorithm>
 #include <cstdio>
@@ -55,6 +57,7 @@ struct Options {
   int runs = 5;
   std::vector<Peer> peers;
   std::string command;  // empty: this program's own command line
+  std::vector<std::string> peer_notes;  // what a peer says of its run
 };
 
 // Microseconds per op of the chain, one figure per run, for minitf's Session
@@ -128,6 +131,7 @@ void ReportTinyOps(const Options& opt, const TinyOps& tiny,
       "The last column: an engine's time per op over minitf's "
       "`Session::run`, so 2 means half as fast. The chain's result is " +
       Fixed(tiny.result, 0) + " (expected " + std::to_string(kChain) + ").");
+  for (const std::string& note : opt.peer_notes) results.Note(note);
   if (opt.peers.empty()) {
     results.Note(
         "TensorFlow and PyTorch add their rows when the benchmark runs "
@@ -197,7 +201,8 @@ bool ParsePeer(const std::string& text, Peer* peer) {
 int Usage() {
   std::fprintf(stderr,
                "usage: graph_bench [--quick] [--runs N] "
-               "[--peer 'LABEL=US,US,...']... [--command TEXT]\n");
+               "[--peer 'LABEL=US,US,...']... [--peer-note TEXT]... "
+               "[--command TEXT]\n");
   return 2;
 }
 
@@ -224,6 +229,8 @@ int main(int argc, char** argv) {
       opt.peers.push_back(std::move(peer));
     } else if (arg == "--command" && has_value) {
       opt.command = argv[++i];
+    } else if (arg == "--peer-note" && has_value) {
+      opt.peer_notes.push_back(argv[++i]);
     } else {
       return Usage();
     }

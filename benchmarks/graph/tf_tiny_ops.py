@@ -9,14 +9,17 @@ that plan, as minitf's timed Session::run does. Two ways of calling it:
     every call;
   - sess.make_callable(y, [x]), TensorFlow's handle to one signature, which
     parses them once.
-Grappler is turned off: left on, it folds the chain into two Add nodes
-(TensorFlow 2.21, traced), and the figure would no longer be the cost of
-1,000 ops. A traced run checks that 1,000 Add nodes do run.
+Grappler is turned off: left on, it folds the chain into a few Add nodes,
+and the figure would no longer be the cost of 1,000 ops. A traced run
+checks that 1,000 Add nodes do run, and a traced run with Grappler on
+counts how many it leaves; both counts go under the table (a peer_note
+line).
 
 Each of --runs runs (default 5; 1 with --quick) takes the best of many
 repetitions, and prints one machine-readable line per way of calling, which
 compare.sh hands to graph_bench:
   peer_us|<label>|<us per op>
+  peer_note|<sentence for the results>
 Usage: <peers' python> tf_tiny_ops.py [--quick] [--runs N]
 """
 import os
@@ -31,6 +34,19 @@ tf.get_logger().setLevel("ERROR")  # Deprecation notices of tf.compat.v1.
 tf.disable_v2_behavior()
 
 
+def traced_run(sess, y, feeds):
+    """Runs y once, traced: its value and how many Add nodes ran."""
+    meta = tf.RunMetadata()
+    result = sess.run(y, feeds,
+                      options=tf.RunOptions(
+                          trace_level=tf.RunOptions.FULL_TRACE),
+                      run_metadata=meta)
+    adds = sum(1 for dev in meta.step_stats.dev_stats
+               for node in dev.node_stats
+               if node.node_name.startswith("Add"))
+    return result, adds
+
+
 def main():
     reps, runs = parse_args()
     x = tf.placeholder(tf.float32, [1], name="x")
@@ -40,19 +56,15 @@ def main():
         y = tf.add(y, one)
     config = tf.ConfigProto(intra_op_parallelism_threads=1,
                             inter_op_parallelism_threads=1)
-    config.graph_options.rewrite_options.disable_meta_optimizer = True
     x_value = np.zeros([1], np.float32)
+    # What Grappler leaves of the chain, in a session of its own.
+    with tf.Session(config=config) as sess:
+        _, grappler_adds = traced_run(sess, y, {x: x_value})
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
     with tf.Session(config=config) as sess:
         # Plans and caches the signature; the traced run counts the nodes
         # that ran.
-        meta = tf.RunMetadata()
-        result = sess.run(y, {x: x_value},
-                          options=tf.RunOptions(
-                              trace_level=tf.RunOptions.FULL_TRACE),
-                          run_metadata=meta)
-        adds = sum(1 for dev in meta.step_stats.dev_stats
-                   for node in dev.node_stats
-                   if node.node_name.startswith("Add"))
+        result, adds = traced_run(sess, y, {x: x_value})
         call = sess.make_callable(y, [x])
         call(x_value)
         run_us, callable_us = [], []
@@ -65,6 +77,9 @@ def main():
           f" {CHAIN} chained adds on 1-element tensors")
     print(f"  result check: {result[0]:g} (expect {CHAIN}); Add nodes run:"
           f" {adds}")
+    print(f"peer_note|TensorFlow {tf.__version__}'s traced runs of the chain:"
+          f" {adds:,} `Add` nodes run with Grappler off, as timed here;"
+          f" {grappler_adds:,} with Grappler on.")
     for us in run_us:
         print(f"peer_us|TensorFlow {tf.__version__}, `sess.run(y, feeds)`|"
               f"{us:.4f}")
