@@ -53,6 +53,7 @@ TEST(FusedMlpTest, EachLayerFusesAsTensorFlowFusesIt) {
   Graph g;
   graph_scope use(g);
   Mlp m = BuildMlp();
+  // --8<-- [start:see_rewrite]
   auto run = RewriteForRun(g, {m.x, m.y_}, {m.loss}, {m.train.node()}, {});
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_NE(run->graph, nullptr);
@@ -71,6 +72,7 @@ TEST(FusedMlpTest, EachLayerFusesAsTensorFlowFusesIt) {
   EXPECT_EQ(fused, (std::vector<std::vector<std::string>>{{"BiasAdd", "Relu"},
                                                           {"BiasAdd"}}));
   EXPECT_EQ(matmuls_left, 0);
+  // --8<-- [end:see_rewrite]
 }
 
 TEST(FusedMlpTest, TrainsAsTheUnfusedGraphDoes) {

@@ -113,10 +113,10 @@ void ParallelFor(int n, const std::function<void(int)>& fn) {
   // waits for a thread that has not started; it waits only for the shards
   // another thread has begun. (A fixed share per thread, as an OpenMP loop
   // gives, makes every split product wait for the slowest thread to be
-  // scheduled: on a machine with more work than cores, 2 threads ran the
-  // MLP of chapter 3 five times slower than 1.) The state outlives this
-  // call, for the helpers that start after it; they touch `fn` only for a
-  // shard they took, which this call waits for.
+  // scheduled: on a machine with more runnable threads than cores, a
+  // training step on 2 threads can then take several times as long as on
+  // 1.) The state outlives this call, for the helpers that start after it;
+  // they touch `fn` only for a shard they took, which this call waits for.
   struct Shards {
     explicit Shards(int count, const std::function<void(int)>* f)
         : n(count), fn(f), left(count) {}
