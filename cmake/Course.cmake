@@ -398,8 +398,8 @@ endfunction()
 # MINITF_EXERCISES picks which one is compiled; the test is the same either way.
 #
 # An exercise that builds a piece of the engine names, with PIECE, the files
-# that register <file.cc>'s code through the engine's own extension points
-# (an exercise override: gradient_override.h and its kin). Then:
+# that register <file.cc>'s code through the engine's own extension points,
+# at a priority above the library's own (graph/registration.h). Then:
 #   exercise_<name>_piece   an object library: <file.cc> and the PIECE files;
 #   <program>_with_<name>   the chapter's seed program <program> built from
 #                           its own sources with the piece linked in, so the

@@ -72,7 +72,26 @@ def mlp(x, y_):
     return loss, tf.train.AdamOptimizer(0.001).minimize(loss)
 
 
+def products(graph):
+    """The matrix products in `graph`: MatMul ops, before any rewrite."""
+    return sum(1 for op in graph.get_operations() if op.type == "MatMul")
+
+
+def traced_products(sess, train_step, feeds):
+    """The matrix products one traced step runs, after Grappler's rewrites:
+    MatMul and the fused kinds (_FusedMatMul, oneDNN's _Mkl* ones)."""
+    meta = tf.RunMetadata()
+    sess.run(train_step, feeds,
+             options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
+             run_metadata=meta)
+    return sum(1 for dev in meta.step_stats.dev_stats
+               for node in dev.node_stats
+               if "MatMul(" in node.timeline_label)
+
+
 def examples_per_second(build, threads, data, windows, steps):
+    """Examples/s of each timed window, the loss after them, and the
+    products of the graph and of one traced step."""
     xs, ys = data
     pool = len(xs)
     graph = tf.Graph()
@@ -97,7 +116,8 @@ def examples_per_second(build, threads, data, windows, steps):
                 step(xs[i % pool], ys[i % pool])
             rates.append(steps * BATCH / (time.perf_counter() - start))
         last_loss = sess.run(loss, {x: xs[0], y_: ys[0]})
-    return rates, last_loss
+        ran = traced_products(sess, train_step, {x: xs[0], y_: ys[0]})
+    return rates, last_loss, (products(graph), ran)
 
 
 def onednn():
@@ -122,20 +142,21 @@ def main():
 
     print(f"TensorFlow {tf.__version__} graph mode, {args.threads} intra-op and"
           f" inter-op thread(s), oneDNN {onednn()}")
-    softmax_rates, loss = examples_per_second(softmax_regression, args.threads,
-                                              data, windows,
-                                              200 if args.quick else 2000)
+    softmax_rates, loss, _ = examples_per_second(
+        softmax_regression, args.threads, data, windows,
+        200 if args.quick else 2000)
     print(f"  softmax regression, GD 0.1  : {median(softmax_rates):10.0f}"
           f" examples/s  (loss {loss:.3f})")
-    mlp_rates, loss = examples_per_second(mlp, args.threads, data, windows,
-                                          20 if args.quick else 300)
+    mlp_rates, loss, (built, ran) = examples_per_second(
+        mlp, args.threads, data, windows, 20 if args.quick else 300)
     print(f"  MLP 784-256-10, Adam 0.001  : {median(mlp_rates):10.0f}"
           f" examples/s  (loss {loss:.3f})")
     print(f"peer tf TensorFlow {tf.__version__}")
     print("peer_setup tf graph mode (tf.compat.v1), a training step run"
           " through sess.make_callable, intra-op and inter-op threads as"
           " many as minitf's, default graph optimizations, oneDNN"
-          f" {onednn()}")
+          f" {onednn()}; of the MLP graph's {built} matrix products, a traced"
+          f" step runs {ran}")
     for model, rates in (("softmax", softmax_rates), ("mlp", mlp_rates)):
         print(f"examples_per_s tf {model} {args.threads} "
               + " ".join(f"{r:.0f}" for r in rates))
