@@ -5,6 +5,7 @@ no page too long to read as one story.
     python3 tools/book_check.py            # the repository this file is in
     python3 tools/book_check.py --root DIR # another tree laid out the same way
     python3 tools/book_check.py --words    # also print each page's prose words
+    python3 tools/book_check.py --results  # also check that every results file names its commit
 
 What it reads (everything a learner reads, as the site and the programs show it):
   - chapters/**/*.md, docs/*.md, docs/chapters/*.md (links into chapters/,
@@ -13,7 +14,7 @@ What it reads (everything a learner reads, as the site and the programs show it)
     *.h): what the programs print. Literals written next to each other
     ("a " "b") are read as the one string the compiler makes of them.
 
-Two rules:
+Two rules, and a third with --results:
 
 1. Process phrases. The book describes the engine as it is, never how the
    project was made (BOOK-STYLE.md, "The voice"): no work sessions, issues,
@@ -32,6 +33,12 @@ Two rules:
    that quote code or results files; a word is a run of non-blank characters
    holding at least one letter or digit (so a table's `|` and `---` rules do
    not count, and its cells do).
+
+3. With --results: every results file (results/*.md, the measured tables
+   the chapters include) names in its first line the commit it was
+   measured at, so that `scripts/record_results.sh --check`, and the docs
+   build's warning, can tell when the code it measures has changed. A
+   GPU's file that no GPU has measured yet says so instead, and passes.
 
 Prints one line per finding, "path:line: ...", naming the phrase found, and
 exits 1 when there is any; 0 and a one-line summary when there is none.
@@ -230,6 +237,26 @@ def program_sources(root):
     return sorted(set(found))
 
 
+# The first line of a results file: "*Measured on <CPU> (...), <date>, at
+# commit <hex>, with `<command>`...*" (benchmarks/tensor/results.h,
+# scripts/fuzz.sh); a GPU's file before any GPU measured it, "*Not measured...".
+_RESULTS_COMMIT = re.compile(r", at commit [0-9a-f]{7,40}\b")
+
+
+def results_findings(root):
+    """A Finding for each results file whose first line names no commit."""
+    root = pathlib.Path(root)
+    findings = []
+    for path in sorted((root / "results").glob("*.md")):
+        first_line = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        if first_line.startswith("*Not measured") or _RESULTS_COMMIT.search(first_line):
+            continue
+        findings.append(Finding(str(path.relative_to(root)), 1,
+                                "names no commit it was measured at: record it again "
+                                f"(scripts/record_results.sh {path.stem})"))
+    return findings
+
+
 def check(root, word_counts=None):
     """Returns the findings over the tree at `root`; fills `word_counts` {path: words}."""
     root = pathlib.Path(root)
@@ -258,9 +285,13 @@ def main(argv=None):
     parser.add_argument("--root", default=pathlib.Path(__file__).resolve().parents[1],
                         help="the repository (default: the one this file is in)")
     parser.add_argument("--words", action="store_true", help="print each page's prose words")
+    parser.add_argument("--results", action="store_true",
+                        help="also check that every results file names the commit it was measured at")
     args = parser.parse_args(argv)
     counts = {}
     findings = check(args.root, counts)
+    if args.results:
+        findings += results_findings(args.root)
     if args.words:
         for name, words in counts.items():
             print(f"{words:7,}  {name}")
@@ -270,7 +301,8 @@ def main(argv=None):
         print(f"book_check: {len(findings)} finding(s) in {len({f.path for f in findings})} file(s)")
         return 1
     print(f"book_check: {len(counts)} pages and the programs' output read; no process talk, "
-          f"no page over {WORD_LIMIT:,} words")
+          f"no page over {WORD_LIMIT:,} words" + ("; every results file names its commit"
+                                                  if args.results else ""))
     return 0
 
 

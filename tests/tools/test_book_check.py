@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests of tools/book_check.py on small trees of its own: a banned phrase
 and an over-long page fail, a clean page passes, and TensorFlow's own words
-(a session, its target, "is used to") pass.
+(a session, its target, "is used to") pass; with --results, a results file
+that names no commit fails.
 
   python3 tests/tools/test_book_check.py
 """
@@ -106,6 +107,31 @@ class PhraseTest(TreeTest):
                      "Most learners, and every CI machine of the course, have no GPU."]:
             with self.subTest(text=text):
                 self.assertEqual(book_check.find_phrases(text, "page.md"), [], text)
+
+
+class ResultsTest(TreeTest):
+    MEASURED = ("*Measured on A CPU (2 cores, Linux x86_64), 2026-01-01, at commit "
+                "0123456789ab{}, with `build/all/benchmarks/tensor/tensor_bench`.*\n\n| a |\n")
+
+    def test_without_the_flag_results_files_are_not_read(self):
+        self.write("results/tensor_bench.md", "*Measured on A CPU, 2026-01-01, with `x`.*\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 0, out)
+
+    def test_a_results_file_without_a_commit_fails(self):
+        self.write("results/tensor_bench.md", "*Measured on A CPU, 2026-01-01, with `x`.*\n")
+        status, out = self.run_checker(book_check.main, "--results")
+        self.assertEqual(status, 1, out)
+        self.assertIn("results/tensor_bench.md:1: names no commit it was measured at: "
+                      "record it again (scripts/record_results.sh tensor_bench)", out)
+
+    def test_a_commit_with_or_without_uncommitted_changes_passes_and_so_does_a_gpus_placeholder(self):
+        self.write("results/tensor_bench.md", self.MEASURED.format(""))
+        self.write("results/graph_bench.md", self.MEASURED.format(" + uncommitted changes"))
+        self.write("results/gpu_ops.md", "*Not measured on a GPU yet: `scripts/gpu_check.sh` ...*\n")
+        status, out = self.run_checker(book_check.main, "--results")
+        self.assertEqual(status, 0, out)
+        self.assertIn("every results file names its commit", out)
 
 
 class WordsTest(TreeTest):
