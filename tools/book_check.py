@@ -60,6 +60,9 @@ class Phrase:
     # Skipped when the 40 characters before the match end with this (e.g. a
     # form of "be" before "used to": "is used to compute" means "serves to").
     unless_after: str = ""
+    # Checked only in the files whose path starts with this (e.g. "chapters/":
+    # the testing and contributing pages may speak of the project's CI).
+    only_under: str = ""
 
     def regex(self):
         return re.compile(self.pattern.replace(" ", r"\s+"), re.IGNORECASE)
@@ -109,6 +112,24 @@ PHRASES = [
     Phrase(r"\b(?:passed|failed) on 20\d\d-\d\d-\d\d\b",
            "a figure comes from a results file, which carries its date"),
     Phrase(r"\b\d{1,2}:\d\d(?::\d\d)? UTC\b", "the hours of a work session"),
+    Phrase(r"\bthe (?:machine|computer|host) (?:that|which) (?:builds|built|renders|rendered) "
+           r"(?:this|the) (?:site|book|pages?)\b",
+           "the machine the site is built on is the project's: a table's first line names "
+           "the machine it was measured on"),
+    Phrase(r"\bCI(?:'s)?\b",
+           "a chapter describes the engine; the project's CI belongs on the testing and "
+           "contributing pages", only_under="chapters/"),
+    Phrase(r"\b(?:on|in|of) a (?:busy|loaded|shared|noisy) (?:[\w-]+ )?machine\b"
+           r"|\bwhen the machine is (?:busy|loaded)\b",
+           "a busy-machine caveat: tables are recorded on an idle machine; say what bounds "
+           "a figure (the cores, a spinning wait), not the load it may have been measured under"),
+    Phrase(r"\b(?:is|are|would be|remains?) worth (?:measuring|profiling|investigating|exploring|trying)\b"
+           r"|\bremains? to be (?:measured|seen)\b|\bfuture work\b",
+           "an open to-do: say what is known, or give the question to the reader as an exercise"),
+    # An event file's name ends with the host's name (events.out.tfevents.<time>.<host>).
+    Phrase(r"\btfevents\.\d+\.(?!<)[a-z][-\w.]*|\b[-\w.]+@[a-z][-\w]*:[~/]",
+           "a host name in pasted output: write what differs from machine to machine as a "
+           "placeholder, e.g. <host>"),
 ]
 
 _COMPILED = [(p, p.regex(), re.compile(p.unless_after, re.IGNORECASE) if p.unless_after else None)
@@ -136,6 +157,8 @@ def find_phrases(text, path, line_of=None):
             return text.count("\n", 0, offset) + 1
     found = []  # (start, end, Finding); a match inside one already found is not repeated
     for phrase, regex, unless in _COMPILED:
+        if not path.startswith(phrase.only_under):
+            continue
         for match in regex.finditer(text):
             if unless and unless.search(text[max(0, match.start() - 40):match.start()]):
                 continue
