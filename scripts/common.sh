@@ -86,6 +86,22 @@ _minitf_progress() {
   if ((!any)); then echo "$label: up to date"; fi
 }
 
+# results_commit: the commit the results files record, as their first line
+# names it: git's HEAD in 12 hex digits, with " + uncommitted changes" when
+# tracked files differ from it. Files under results/ do not count: a run of
+# scripts/record_results.sh writes them one after another, and a table
+# written early must not make the later ones look measured on changed code.
+# Prints nothing outside a git checkout. scripts/record_results.sh --check
+# compares the commit with the paths each table measures.
+results_commit() {
+  local head
+  head=$(git -C "$MINITF_ROOT" rev-parse --short=12 HEAD 2>/dev/null) || return 0
+  if [[ -n $(git -C "$MINITF_ROOT" status --porcelain --untracked-files=no -- . ':!results') ]]; then
+    head+=" + uncommitted changes"
+  fi
+  echo "$head"
+}
+
 # The peers, TensorFlow and PyTorch from PyPI, in a virtual environment that
 # scripts/peers.sh makes (MINITF_PEERS_DIR says where; .peers/ in the
 # repository by default). The benchmarks compare with them; the oracle tests

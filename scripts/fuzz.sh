@@ -25,6 +25,9 @@ case "${1:-}" in
 esac
 wanted=("$@")
 
+# The commit results/fuzz.md names (results_commit), taken before the build:
+# the fuzzers run the code built now, whatever is committed in their hours.
+commit=${MINITF_COMMIT:-$(results_commit)}
 build=build/fuzz
 fuzz_configure
 build_with_progress "$build" "the fuzzers" minitf_fuzzers
@@ -114,7 +117,7 @@ if ((!quick)); then
   fi
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
   {
-    echo "*Measured on ${cpu:-unknown CPU} ($(getconf _NPROCESSORS_ONLN) cores, $(uname -s) $(uname -m)), $(date +%F), with \`scripts/fuzz.sh $seconds\`, $MINITF_JOBS fuzzers at a time.*"
+    echo "*Measured on ${cpu:-unknown CPU} ($(getconf _NPROCESSORS_ONLN) cores, $(uname -s) $(uname -m)), $(date +%F)${commit:+, at commit $commit}, with \`scripts/fuzz.sh $seconds\`, $MINITF_JOBS fuzzers at a time.*"
     echo
     echo "**libFuzzer with AddressSanitizer, LeakSanitizer and UBSan, $seconds s per fuzzer**"
     echo

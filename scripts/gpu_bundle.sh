@@ -31,6 +31,7 @@
 #                   OpenMP, libgomp), as `ldd` lists them
 #   data.tar.xz     the seeds' data set (Fashion-MNIST)
 #   tools/          xz and its liblzma, for a machine without xz
+#   commit.txt      the commit built, which the results files name
 #   fallback.tar.xz the repository's files, and the headers, static
 #                   libraries and CMake files of Eigen, protobuf (with
 #                   protoc), GoogleTest, Google Benchmark, Boost.Context,
@@ -212,6 +213,9 @@ mkdir -p "$bundle/tools" && cp /usr/bin/xz "$bundle/tools/" &&
   cp -L "/usr/$multi/liblzma.so.5" "$bundle/tools/" || exit 1
 xz_tar "$bundle/fallback.tar.xz" -C "$top" fallback || exit 1
 install -m 755 scripts/gpu_bundle_run.sh "$bundle/run.sh"
+# The commit the results files will name (results_commit): the bundle's
+# machine has no repository to ask.
+results_commit >"$bundle/commit.txt"
 {
   echo "minitf GPU bundle, made $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release; echo "$PRETTY_NAME"), $(ldd --version | head -1)"
   echo "source: $(git -C "$MINITF_ROOT" describe --always --dirty 2>/dev/null)"

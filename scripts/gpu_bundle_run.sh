@@ -291,8 +291,10 @@ for t in "${tests[@]}"; do
 done
 
 if [[ -n "$gpu" ]]; then
-  # The book's tables, measured on this GPU.
+  # The book's tables, measured on this GPU, each naming the commit the
+  # bundle was built from (results.h).
   export MINITF_RESULTS_DIR="$out/results"
+  export MINITF_COMMIT="$(cat "$here/commit.txt" 2>/dev/null)"
   unset MINITF_VIRTUAL_GPUS MINITF_EMULATE_GPU_KERNELS
   q=()
   ((quick)) && q=(--quick)
@@ -301,7 +303,7 @@ if [[ -n "$gpu" ]]; then
   vs=(--steps 100 --rounds 5)
   ((quick)) && vs=(--steps 20 --rounds 3)
   have cpu_vs_gpu && run_step cpu_vs_gpu 300 "$bindir/cpu_vs_gpu" --table "${vs[@]}"
-  unset MINITF_RESULTS_DIR
+  unset MINITF_RESULTS_DIR MINITF_COMMIT
   have seed_softmax_regression_gpu &&
     run_step seed_softmax_regression_gpu 300 "$bindir/seed_softmax_regression_gpu"
   have seed_multi_gpu_model &&

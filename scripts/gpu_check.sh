@@ -196,6 +196,9 @@ fi
 if [[ -n "${MINITF_RESULTS_DIR:-}" ]]; then
   mkdir -p "$MINITF_RESULTS_DIR"
   echo "results files: $MINITF_RESULTS_DIR"
+  # The commit each file names (results.h), so that
+  # `scripts/record_results.sh --check` can tell when its code has changed.
+  export MINITF_COMMIT="${MINITF_COMMIT:-$(results_commit)}"
 fi
 written=()  # the results files this run wrote
 # bench <name> <results file stem> <command...>

@@ -5,6 +5,7 @@ no page too long to read as one story.
     python3 tools/book_check.py            # the repository this file is in
     python3 tools/book_check.py --root DIR # another tree laid out the same way
     python3 tools/book_check.py --words    # also print each page's prose words
+    python3 tools/book_check.py --results  # also check that every results file names its commit
 
 What it reads (everything a learner reads, as the site and the programs show it):
   - chapters/**/*.md, docs/*.md, docs/chapters/*.md (links into chapters/,
@@ -13,7 +14,7 @@ What it reads (everything a learner reads, as the site and the programs show it)
     *.h): what the programs print. Literals written next to each other
     ("a " "b") are read as the one string the compiler makes of them.
 
-Two rules:
+Two rules, and a third with --results:
 
 1. Process phrases. The book describes the engine as it is, never how the
    project was made (BOOK-STYLE.md, "The voice"): no work sessions, issues,
@@ -32,6 +33,12 @@ Two rules:
    that quote code or results files; a word is a run of non-blank characters
    holding at least one letter or digit (so a table's `|` and `---` rules do
    not count, and its cells do).
+
+3. With --results: every results file (results/*.md, the measured tables
+   the chapters include) names in its first line the commit it was
+   measured at, so that `scripts/record_results.sh --check`, and the docs
+   build's warning, can tell when the code it measures has changed. A
+   GPU's file that no GPU has measured yet says so instead, and passes.
 
 Prints one line per finding, "path:line: ...", naming the phrase found, and
 exits 1 when there is any; 0 and a one-line summary when there is none.
@@ -53,6 +60,9 @@ class Phrase:
     # Skipped when the 40 characters before the match end with this (e.g. a
     # form of "be" before "used to": "is used to compute" means "serves to").
     unless_after: str = ""
+    # Checked only in the files whose path starts with this (e.g. "chapters/":
+    # the testing and contributing pages may speak of the project's CI).
+    only_under: str = ""
 
     def regex(self):
         return re.compile(self.pattern.replace(" ", r"\s+"), re.IGNORECASE)
@@ -102,6 +112,24 @@ PHRASES = [
     Phrase(r"\b(?:passed|failed) on 20\d\d-\d\d-\d\d\b",
            "a figure comes from a results file, which carries its date"),
     Phrase(r"\b\d{1,2}:\d\d(?::\d\d)? UTC\b", "the hours of a work session"),
+    Phrase(r"\bthe (?:machine|computer|host) (?:that|which) (?:builds|built|renders|rendered) "
+           r"(?:this|the) (?:site|book|pages?)\b",
+           "the machine the site is built on is the project's: a table's first line names "
+           "the machine it was measured on"),
+    Phrase(r"\bCI(?:'s)?\b",
+           "a chapter describes the engine; the project's CI belongs on the testing and "
+           "contributing pages", only_under="chapters/"),
+    Phrase(r"\b(?:on|in|of) a (?:busy|loaded|shared|noisy) (?:[\w-]+ )?machine\b"
+           r"|\bwhen the machine is (?:busy|loaded)\b",
+           "a busy-machine caveat: tables are recorded on an idle machine; say what bounds "
+           "a figure (the cores, a spinning wait), not the load it may have been measured under"),
+    Phrase(r"\b(?:is|are|would be|remains?) worth (?:measuring|profiling|investigating|exploring|trying)\b"
+           r"|\bremains? to be (?:measured|seen)\b|\bfuture work\b",
+           "an open to-do: say what is known, or give the question to the reader as an exercise"),
+    # An event file's name ends with the host's name (events.out.tfevents.<time>.<host>).
+    Phrase(r"\btfevents\.\d+\.(?!<)[a-z][-\w.]*|\b[-\w.]+@[a-z][-\w]*:[~/]",
+           "a host name in pasted output: write what differs from machine to machine as a "
+           "placeholder, e.g. <host>"),
 ]
 
 _COMPILED = [(p, p.regex(), re.compile(p.unless_after, re.IGNORECASE) if p.unless_after else None)
@@ -129,6 +157,8 @@ def find_phrases(text, path, line_of=None):
             return text.count("\n", 0, offset) + 1
     found = []  # (start, end, Finding); a match inside one already found is not repeated
     for phrase, regex, unless in _COMPILED:
+        if not path.startswith(phrase.only_under):
+            continue
         for match in regex.finditer(text):
             if unless and unless.search(text[max(0, match.start() - 40):match.start()]):
                 continue
@@ -230,6 +260,26 @@ def program_sources(root):
     return sorted(set(found))
 
 
+# The first line of a results file: "*Measured on <CPU> (...), <date>, at
+# commit <hex>, with `<command>`...*" (benchmarks/tensor/results.h,
+# scripts/fuzz.sh); a GPU's file before any GPU measured it, "*Not measured...".
+_RESULTS_COMMIT = re.compile(r", at commit [0-9a-f]{7,40}\b")
+
+
+def results_findings(root):
+    """A Finding for each results file whose first line names no commit."""
+    root = pathlib.Path(root)
+    findings = []
+    for path in sorted((root / "results").glob("*.md")):
+        first_line = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        if first_line.startswith("*Not measured") or _RESULTS_COMMIT.search(first_line):
+            continue
+        findings.append(Finding(str(path.relative_to(root)), 1,
+                                "names no commit it was measured at: record it again "
+                                f"(scripts/record_results.sh {path.stem})"))
+    return findings
+
+
 def check(root, word_counts=None):
     """Returns the findings over the tree at `root`; fills `word_counts` {path: words}."""
     root = pathlib.Path(root)
@@ -258,9 +308,13 @@ def main(argv=None):
     parser.add_argument("--root", default=pathlib.Path(__file__).resolve().parents[1],
                         help="the repository (default: the one this file is in)")
     parser.add_argument("--words", action="store_true", help="print each page's prose words")
+    parser.add_argument("--results", action="store_true",
+                        help="also check that every results file names the commit it was measured at")
     args = parser.parse_args(argv)
     counts = {}
     findings = check(args.root, counts)
+    if args.results:
+        findings += results_findings(args.root)
     if args.words:
         for name, words in counts.items():
             print(f"{words:7,}  {name}")
@@ -270,7 +324,8 @@ def main(argv=None):
         print(f"book_check: {len(findings)} finding(s) in {len({f.path for f in findings})} file(s)")
         return 1
     print(f"book_check: {len(counts)} pages and the programs' output read; no process talk, "
-          f"no page over {WORD_LIMIT:,} words")
+          f"no page over {WORD_LIMIT:,} words" + ("; every results file names its commit"
+                                                  if args.results else ""))
     return 0
 
 

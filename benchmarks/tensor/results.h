@@ -1,5 +1,5 @@
 // A benchmark's results, as the book shows them: Markdown tables with the
-// machine and the command that produced them.
+// machine, the commit and the command that produced them.
 //
 // Every figure a chapter quotes comes from a benchmark's own output, never
 // from a person typing it. A benchmark collects its tables in a Results; at
@@ -97,12 +97,16 @@ class Results {
     tables_.back().notes.push_back(std::move(text));
   }
 
-  /// The tables as Markdown, after one line that says where and how they
-  /// were measured.
+  /// The tables as Markdown, after one line that says where, when, at which
+  /// commit and how they were measured.
   std::string Markdown() const {
     std::ostringstream out;
     out << "*Measured on " << CpuModel() << " (" << Cores() << " cores, "
-        << KernelName() << "), " << Today() << ", with `" << command_ << "`";
+        << KernelName() << "), " << Today();
+    if (const std::string commit = Commit(); !commit.empty()) {
+      out << ", at commit " << commit;
+    }
+    out << ", with `" << command_ << "`";
     if (isa_limit_ == "avx2") {
       out << ", as a CPU without AVX-512 runs it: minitf built for x86-64-v3 "
              "(AVX2 and FMA), the peers' and libraries' CPU dispatch limited "
@@ -189,6 +193,16 @@ class Results {
     utsname u;
     if (uname(&u) != 0) return "unknown OS";
     return std::string(u.sysname) + " " + u.machine;
+  }
+
+  /// The commit of the code measured, from MINITF_COMMIT, which
+  /// scripts/record_results.sh and scripts/gpu_check.sh set (results_commit
+  /// in scripts/common.sh: 12 hex digits, then " + uncommitted changes" where
+  /// the tree differed from it). Empty when it is not set: the file then
+  /// records no commit, and `scripts/record_results.sh --check` lists it.
+  static std::string Commit() {
+    const char* commit = std::getenv("MINITF_COMMIT");
+    return commit == nullptr ? "" : commit;
   }
 
   static std::string Today() {

@@ -4,18 +4,11 @@ Run from the repository root with the other docs tests:
     /usr/bin/python3 -m unittest discover -s tests/docs -t tests/docs
 """
 
-import importlib.util
-import os
-import sys
 import unittest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-HOOK = os.path.join(REPO, "docs", "hooks", "site_files.py")
+from hooks_testing import load_hook  # tests/docs/hooks_testing.py
 
-sys.dont_write_bytecode = True
-_spec = importlib.util.spec_from_file_location("site_files_hook", HOOK)
-site_files = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(site_files)
+site_files = load_hook("site_files")
 
 
 class IsBuildInputTest(unittest.TestCase):

@@ -6,25 +6,19 @@ The pure functions need nothing but Python; the tests that go through MkDocs
 skip themselves where MkDocs is not installed.
 """
 
-import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import textwrap
 import types
 import unittest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-HOOK = os.path.join(REPO, "docs", "hooks", "snippets.py")
-MKDOCS = "/usr/bin/mkdocs"
+from hooks_testing import hook_path, load_hook  # tests/docs/hooks_testing.py
 
-# Importing the hook must not leave a __pycache__ in docs/.
-sys.dont_write_bytecode = True
-_spec = importlib.util.spec_from_file_location("snippets_hook", HOOK)
-snippets = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(snippets)
+HOOK = hook_path("snippets")
+MKDOCS = "/usr/bin/mkdocs"
+snippets = load_hook("snippets")
 
 try:
     import mkdocs.exceptions

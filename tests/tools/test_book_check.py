@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests of tools/book_check.py on small trees of its own: a banned phrase
 and an over-long page fail, a clean page passes, and TensorFlow's own words
-(a session, its target, "is used to") pass.
+(a session, its target, "is used to") pass; with --results, a results file
+that names no commit fails.
 
   python3 tests/tools/test_book_check.py
 """
@@ -89,9 +90,34 @@ class PhraseTest(TreeTest):
                      "the data used to be a second allocation", "before the fix below",
                      "a load average of 2.1", "commit 9a01c21", "work sessions",
                      "in this session", "on the course's 2-core machine",
-                     "not yet written", "all six passed on 2026-11-24"]:
+                     "not yet written", "all six passed on 2026-11-24",
+                     "measured on the machine that builds\nthis site",
+                     "On a busy machine, then, the ratio says little",
+                     "on a loaded machine its step grows",
+                     "on a busy two-core machine they often run one after the other",
+                     "whether it takes fewer faults is worth measuring.",
+                     "Writing the loss to /tmp/logs/events.out.tfevents.1795438265.vm",
+                     "root@vm:~# scripts/demo.sh"]:
             with self.subTest(text=text):
                 self.assertTrue(book_check.find_phrases(text, "page.md"), text)
+
+    def test_the_projects_ci_is_found_in_a_chapter(self):
+        for text in ["Most machines have no GPU, and neither do CI's.",
+                     "CI runs the benchmark and prints its figures; nothing asserts them."]:
+            with self.subTest(text=text):
+                self.assertTrue(book_check.find_phrases(text, "chapters/05-gpu/README.md"), text)
+
+    def test_the_testing_and_contributing_pages_may_speak_of_ci(self):
+        for path in ["docs/testing.md", "docs/contributing.md", "README.md"]:
+            with self.subTest(path=path):
+                self.assertEqual(book_check.find_phrases("CI runs them once more.", path), [])
+
+    def test_a_ci_printed_by_a_chapters_program_is_found(self):
+        self.write("chapters/09-clean/programs/show.cc",
+                   'int main() { std::puts("CI skips this step"); }\n')
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn('chapters/09-clean/programs/show.cc:1: printed: "CI"', out)
 
     def test_tensorflows_own_words_pass(self):
         for text in ["The session's target is grpc://ps:2222.",
@@ -103,9 +129,40 @@ class PhraseTest(TreeTest):
                      "TensorFlow's issue #13854 describes the hang.",
                      "a bar per node, and the long orange bar is the wait",
                      "the run's targets are the ops to run",
-                     "Most learners, and every CI machine of the course, have no GPU."]:
+                     "Most learners, and every CI machine of the course, have no GPU.",
+                     "windows taken in turn, so that a change in the machine's load falls on both",
+                     "with more runnable threads than cores, a woken thread waits for one",
+                     "Which half of it names the variables is worth a look:",
+                     "the name ends with the host: events.out.tfevents.<seconds>.<host>",
+                     "the specific gravity of a vm-sized cluster",
+                     "git@github.com:tensorflow/tensorflow.git"]:
             with self.subTest(text=text):
                 self.assertEqual(book_check.find_phrases(text, "page.md"), [], text)
+
+
+class ResultsTest(TreeTest):
+    MEASURED = ("*Measured on A CPU (2 cores, Linux x86_64), 2026-01-01, at commit "
+                "0123456789ab{}, with `build/all/benchmarks/tensor/tensor_bench`.*\n\n| a |\n")
+
+    def test_without_the_flag_results_files_are_not_read(self):
+        self.write("results/tensor_bench.md", "*Measured on A CPU, 2026-01-01, with `x`.*\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 0, out)
+
+    def test_a_results_file_without_a_commit_fails(self):
+        self.write("results/tensor_bench.md", "*Measured on A CPU, 2026-01-01, with `x`.*\n")
+        status, out = self.run_checker(book_check.main, "--results")
+        self.assertEqual(status, 1, out)
+        self.assertIn("results/tensor_bench.md:1: names no commit it was measured at: "
+                      "record it again (scripts/record_results.sh tensor_bench)", out)
+
+    def test_a_commit_with_or_without_uncommitted_changes_passes_and_so_does_a_gpus_placeholder(self):
+        self.write("results/tensor_bench.md", self.MEASURED.format(""))
+        self.write("results/graph_bench.md", self.MEASURED.format(" + uncommitted changes"))
+        self.write("results/gpu_ops.md", "*Not measured on a GPU yet: `scripts/gpu_check.sh` ...*\n")
+        status, out = self.run_checker(book_check.main, "--results")
+        self.assertEqual(status, 0, out)
+        self.assertIn("every results file names its commit", out)
 
 
 class WordsTest(TreeTest):

@@ -26,9 +26,9 @@ class TreeTest(unittest.TestCase):
         path.write_text(text, encoding="utf-8")
         return path
 
-    def run_checker(self, main):
-        """main(["--root", root]): its exit status and what it printed."""
+    def run_checker(self, main, *args):
+        """main(["--root", root, *args]): its exit status and what it printed."""
         out = io.StringIO()
         with redirect_stdout(out):
-            status = main(["--root", str(self.root)])
+            status = main(["--root", str(self.root), *args])
         return status, out.getvalue()
