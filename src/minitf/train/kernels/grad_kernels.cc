@@ -106,22 +106,7 @@ class PadOp : public OpKernel {
     }
     TF_ASSIGN_OR_RETURN(Tensor out,
                         Tensor::Allocate(in.dtype(), TensorShape(out_dims)));
-    switch (in.dtype()) {
-      case DT_FLOAT:
-        Copy<float>(in, p, &out);
-        break;
-      case DT_DOUBLE:
-        Copy<double>(in, p, &out);
-        break;
-      case DT_INT32:
-        Copy<int32_t>(in, p, &out);
-        break;
-      case DT_INT64:
-        Copy<int64_t>(in, p, &out);
-        break;
-      default:
-        return errors::Unimplemented("Pad of ", DataTypeString(in.dtype()));
-    }
+    SwitchDType(in.dtype(), [&]<typename T>() { Copy<T>(in, p, &out); });
     ctx->set_output(0, std::move(out));
     return Status::OK();
   }
