@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <mutex>
 #include <regex>
 #include <sstream>
 #include <unordered_set>
 
+#include "minitf/graph/replaceable_function.h"
 #include "minitf/tensor/errors.h"
 
 namespace minitf {
@@ -145,26 +145,19 @@ const DeviceMergeFn& OpaqueMerge() {
   return *fn;
 }
 
-Prioritized<DeviceMergeFn>& MergeFunctions() {
-  static auto* fns = new Prioritized<DeviceMergeFn>;
+ReplaceableFunction<DeviceMergeFn>& MergeFunctions() {
+  static auto* fns =
+      new ReplaceableFunction<DeviceMergeFn>("device merge function");
   return *fns;
 }
 }  // namespace
 
 Status RegisterDeviceMergeFunction(DeviceMergeFn fn, int priority) {
-  if (!MergeFunctions().Add(priority, std::move(fn)).ok()) {
-    return errors::AlreadyExists("A device merge function with priority ",
-                                 priority, " is already registered");
-  }
-  return Status::OK();
+  return MergeFunctions().Register(std::move(fn), priority);
 }
 
 Status UnregisterDeviceMergeFunction(int priority) {
-  if (!MergeFunctions().Remove(priority)) {
-    return errors::NotFound("No device merge function with priority ", priority,
-                            " is registered");
-  }
-  return Status::OK();
+  return MergeFunctions().Unregister(priority);
 }
 
 const DeviceMergeFn& GetDeviceMergeFunction() {
@@ -174,12 +167,7 @@ const DeviceMergeFn& GetDeviceMergeFunction() {
 
 namespace internal {
 void RegisterDeviceMergeFunctionOrDie(DeviceMergeFn fn, int priority) {
-  Status s = RegisterDeviceMergeFunction(std::move(fn), priority);
-  if (!s.ok()) {
-    std::fprintf(stderr, "minitf: bad device merge registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
+  MergeFunctions().RegisterOrDie(std::move(fn), priority);
 }
 }  // namespace internal
 

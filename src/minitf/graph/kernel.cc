@@ -1,7 +1,8 @@
 #include "minitf/graph/kernel.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "minitf/graph/replaceable_function.h"
 
 namespace minitf {
 
@@ -175,26 +176,14 @@ std::vector<std::string> KernelRegistry::DeviceTypesFor(
 }
 
 namespace internal {
-namespace {
-// A registration made at static initialisation can only fail through a bug
-// in the program (a pair registered twice at one priority), so it stops the
-// program, saying why.
-void CheckRegistration(const Status& s) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "minitf: bad kernel registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
-}
-}  // namespace
-
 KernelRegistration::KernelRegistration(std::string op_type,
                                        std::string device_type,
                                        KernelFactory factory,
                                        std::vector<DType> types, int priority) {
   CheckRegistration(KernelRegistry::Global()->Register(
-      std::move(op_type), std::move(device_type), std::move(factory),
-      std::move(types), priority));
+                        std::move(op_type), std::move(device_type),
+                        std::move(factory), std::move(types), priority),
+                    "kernel");
 }
 
 KernelAliasRegistration::KernelAliasRegistration(std::string op_type,
@@ -202,8 +191,9 @@ KernelAliasRegistration::KernelAliasRegistration(std::string op_type,
                                                  std::string kernel_device_type,
                                                  std::vector<DType> types) {
   CheckRegistration(KernelRegistry::Global()->RegisterAlias(
-      std::move(op_type), std::move(device_type), std::move(kernel_device_type),
-      std::move(types)));
+                        std::move(op_type), std::move(device_type),
+                        std::move(kernel_device_type), std::move(types)),
+                    "kernel");
 }
 }  // namespace internal
 

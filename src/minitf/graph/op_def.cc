@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <cstdlib>
+
+#include "minitf/graph/replaceable_function.h"
 
 namespace minitf {
 namespace {
@@ -238,28 +239,23 @@ StatusOr<OpDef> OpDefBuilder::Finalize() const {
     TF_ASSIGN_OR_RETURN(ArgDef arg, ParseArg(spec));
     def.outputs.push_back(std::move(arg));
   }
-  // Every attr an argument names must be declared with the right kind.
-  auto check = [&](const ArgDef& arg) -> Status {
-    if (!arg.type_attr.empty()) {
-      const AttrDef* a = def.FindAttr(arg.type_attr);
-      if (a == nullptr || a->type != "type") {
-        return errors::InvalidArgument("Op ", def.name, ": argument '",
-                                       arg.name, "' needs a type attr '",
-                                       arg.type_attr, "'");
-      }
-    }
-    if (!arg.number_attr.empty()) {
-      const AttrDef* a = def.FindAttr(arg.number_attr);
-      if (a == nullptr || a->type != "int") {
-        return errors::InvalidArgument("Op ", def.name, ": argument '",
-                                       arg.name, "' needs an int attr '",
-                                       arg.number_attr, "'");
-      }
-    }
-    return Status::OK();
+  // Every attr an argument names must be declared with the right kind:
+  // `attr` (none when empty) must be an attr of type `kind`, "a type" or
+  // "an int" in the error.
+  auto check = [&](const ArgDef& arg, const std::string& attr,
+                   std::string_view kind, std::string_view a_kind) -> Status {
+    if (attr.empty()) return Status::OK();
+    const AttrDef* a = def.FindAttr(attr);
+    if (a != nullptr && a->type == kind) return Status::OK();
+    return errors::InvalidArgument("Op ", def.name, ": argument '", arg.name,
+                                   "' needs ", a_kind, " attr '", attr, "'");
   };
-  for (const ArgDef& arg : def.inputs) TF_RETURN_IF_ERROR(check(arg));
-  for (const ArgDef& arg : def.outputs) TF_RETURN_IF_ERROR(check(arg));
+  for (const std::vector<ArgDef>* args : {&def.inputs, &def.outputs}) {
+    for (const ArgDef& arg : *args) {
+      TF_RETURN_IF_ERROR(check(arg, arg.type_attr, "type", "a type"));
+      TF_RETURN_IF_ERROR(check(arg, arg.number_attr, "int", "an int"));
+    }
+  }
   return def;
 }
 
@@ -336,25 +332,16 @@ std::vector<std::string> OpRegistry::ListOps() const {
 namespace internal {
 void RegisterShapeFnOrDie(const std::string& op_type, ShapeFn fn,
                           int priority) {
-  Status s =
-      OpRegistry::Global()->RegisterShapeFn(op_type, std::move(fn), priority);
-  if (!s.ok()) {
-    std::fprintf(stderr, "minitf: bad shape function registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
+  CheckRegistration(
+      OpRegistry::Global()->RegisterShapeFn(op_type, std::move(fn), priority),
+      "shape function");
 }
 
 OpDefRegistration::OpDefRegistration(const OpDefBuilder& builder) {
   StatusOr<OpDef> def = builder.Finalize();
   Status s = def.ok() ? OpRegistry::Global()->Register(std::move(def).value())
                       : def.status();
-  if (!s.ok()) {
-    // A bad registration is the library's own bug: say which, then stop.
-    std::fprintf(stderr, "minitf: bad op registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
+  CheckRegistration(s, "op");
 }
 }  // namespace internal
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "minitf/graph/graph_def.h"
+#include "minitf/graph/replaceable_function.h"
 #include "minitf/graph/scope.h"
 #include "minitf/tensor/errors.h"
 
@@ -91,8 +92,9 @@ namespace internal {
 SessionFactoryRegistration::SessionFactoryRegistration(
     const std::string& name, int priority,
     std::unique_ptr<SessionFactory> factory) {
-  MINITF_CHECK(
-      SessionFactory::Register(name, priority, std::move(factory)).ok());
+  CheckRegistration(
+      SessionFactory::Register(name, priority, std::move(factory)),
+      "session factory");
 }
 }  // namespace internal
 

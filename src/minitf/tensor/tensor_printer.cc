@@ -79,29 +79,17 @@ std::string PadRight(const std::string& s, size_t width, char fill = ' ') {
   return s.size() >= width ? s : s + std::string(width - s.size(), fill);
 }
 
-/// `x` as d.ddde±XX with the shortest mantissa that identifies it (its
-/// "unique" digits), but at most `precision` digits after the point, rounded
-/// from x's exact binary value past that. No trailing zeros.
+/// `x` in `format` with the shortest digits that identify it (its "unique"
+/// digits), but at most `precision` digits after the point, rounded from x's
+/// exact binary value past that. No trailing zeros in the fraction.
+/// Scientific: d.ddde±XX. Fixed: always every digit of the integer part, so
+/// the float32 91456288, whose unique digits are 9145629, prints as
+/// 91456288, as in NumPy's arrays.
 template <typename T>
-FloatParts Scientific(T x, int precision) {
-  FloatParts parts = Split(ToChars(x, std::chars_format::scientific));
+FloatParts UniqueDigits(T x, std::chars_format format, int precision) {
+  FloatParts parts = Split(ToChars(x, format));
   if (static_cast<int>(parts.fraction.size()) > precision) {
-    parts = Split(ToChars(x, std::chars_format::scientific, precision));
-    TrimTrailingZeros(&parts.fraction);
-  }
-  return parts;
-}
-
-/// `x` in positional notation with its unique digits, but at most
-/// `precision` digits after the point (rounded from the exact value past
-/// that), and always every digit of the integer part: the float32 91456288,
-/// whose unique digits are 9145629, prints as 91456288, as in NumPy's arrays.
-/// No trailing zeros in the fraction.
-template <typename T>
-FloatParts Positional(T x, int precision) {
-  FloatParts parts = Split(ToChars(x, std::chars_format::fixed));
-  if (static_cast<int>(parts.fraction.size()) > precision) {
-    parts = Split(ToChars(x, std::chars_format::fixed, precision));
+    parts = Split(ToChars(x, format, precision));
     TrimTrailingZeros(&parts.fraction);
   }
   return parts;
@@ -145,8 +133,7 @@ class FloatFormat {
     }
     // Columns as wide as the widest integer part and fraction of any element.
     for (T x : finite) {
-      const FloatParts p =
-          scientific_ ? Scientific(x, precision_) : Positional(x, precision_);
+      const FloatParts p = UniqueDigits(x, format(), precision_);
       pad_left_ = std::max(pad_left_, p.integer.size());
       pad_right_ = std::max(pad_right_, p.fraction.size());
       if (scientific_) {
@@ -174,7 +161,7 @@ class FloatFormat {
     if (std::isnan(x)) return PadLeft("nan", width);
     if (std::isinf(x)) return PadLeft(x < 0 ? "-inf" : "inf", width);
     if (scientific_) {
-      FloatParts p = Scientific(x, precision_);
+      FloatParts p = UniqueDigits(x, std::chars_format::scientific, precision_);
       if (static_cast<int>(p.fraction.size()) < precision_) {
         // Shorter mantissas are not padded with zeros but continued with the
         // value's own digits, correctly rounded: beside 1.2345678e+00, the
@@ -186,12 +173,17 @@ class FloatFormat {
       return PadLeft(p.integer, pad_left_) + "." + p.fraction + "e" +
              p.exponent[0] + exponent_digits;
     }
-    const FloatParts p = Positional(x, precision_);
+    const FloatParts p = UniqueDigits(x, std::chars_format::fixed, precision_);
     return PadLeft(p.integer, pad_left_) + "." +
            PadRight(p.fraction, pad_right_);
   }
 
  private:
+  std::chars_format format() const {
+    return scientific_ ? std::chars_format::scientific
+                       : std::chars_format::fixed;
+  }
+
   // Positional: the most fractional digits. Scientific: the exact number of
   // mantissa digits after the point.
   int precision_;

@@ -1,11 +1,11 @@
 #include "minitf/towers/average_gradients.h"
 
 #include <cstddef>
-#include <cstdio>
 
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/replaceable_function.h"
 #include "minitf/tensor/errors.h"
 #include "minitf/tensor/status.h"
 #include "minitf/train/ops/grad_ops.h"
@@ -93,50 +93,29 @@ std::vector<Output> average_gradients(
 
 namespace {
 // The registered functions, the library's at priority 0.
-Prioritized<AverageGradientsFn>& AverageGradientsFunctions() {
-  static auto* fns = [] {
-    auto* fns = new Prioritized<AverageGradientsFn>;
-    MINITF_CHECK(
-        fns->Add(0,
-                 [](const std::vector<std::vector<Output>>& tower_grads) {
-                   return internal::average_gradients(tower_grads);
-                 })
-            .ok());
-    return fns;
-  }();
+ReplaceableFunction<AverageGradientsFn>& AverageGradientsFunctions() {
+  static auto* fns = new ReplaceableFunction<AverageGradientsFn>(
+      "average_gradients function",
+      [](const std::vector<std::vector<Output>>& tower_grads) {
+        return internal::average_gradients(tower_grads);
+      },
+      "average_gradients");
   return *fns;
 }
 }  // namespace
 
 Status RegisterAverageGradientsFunction(AverageGradientsFn fn, int priority) {
-  if (!AverageGradientsFunctions().Add(priority, std::move(fn)).ok()) {
-    return errors::AlreadyExists("An average_gradients function with priority ",
-                                 priority, " is already registered");
-  }
-  return Status::OK();
+  return AverageGradientsFunctions().Register(std::move(fn), priority);
 }
 
 Status UnregisterAverageGradientsFunction(int priority) {
-  if (priority == 0) {
-    return errors::InvalidArgument(
-        "The library's average_gradients (priority 0) cannot be removed");
-  }
-  if (!AverageGradientsFunctions().Remove(priority)) {
-    return errors::NotFound("No average_gradients function with priority ",
-                            priority, " is registered");
-  }
-  return Status::OK();
+  return AverageGradientsFunctions().Unregister(priority);
 }
 
 namespace internal {
 void RegisterAverageGradientsFunctionOrDie(AverageGradientsFn fn,
                                            int priority) {
-  Status s = RegisterAverageGradientsFunction(std::move(fn), priority);
-  if (!s.ok()) {
-    std::fprintf(stderr, "minitf: bad average_gradients registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
+  AverageGradientsFunctions().RegisterOrDie(std::move(fn), priority);
 }
 }  // namespace internal
 

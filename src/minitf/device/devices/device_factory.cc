@@ -1,9 +1,10 @@
 #include "minitf/device/devices/device_factory.h"
 
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <utility>
+
+#include "minitf/graph/replaceable_function.h"
 
 namespace minitf {
 namespace {
@@ -112,12 +113,9 @@ namespace internal {
 DeviceFactoryRegistration::DeviceFactoryRegistration(
     const std::string& device_type, std::unique_ptr<DeviceFactory> factory,
     int priority) {
-  Status s = DeviceFactory::Register(device_type, std::move(factory), priority);
-  if (!s.ok()) {
-    std::fprintf(stderr, "minitf: bad device factory registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
+  CheckRegistration(
+      DeviceFactory::Register(device_type, std::move(factory), priority),
+      "device factory");
 }
 }  // namespace internal
 

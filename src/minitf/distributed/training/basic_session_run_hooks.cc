@@ -40,6 +40,20 @@ SessionRunArgs FetchOnly(const Variable& global_step) {
   return args;
 }
 
+// The hooks' after_run: the step this run left, when `timer` triggers for
+// it. The fetched step is the one before this run's update: check cheaply
+// first, then read the step the run left.
+std::optional<int64_t> TriggeredStep(const SecondOrStepTimer& timer,
+                                     SessionRunContext& run_context,
+                                     const SessionRunValues& run_values,
+                                     const Variable& global_step) {
+  const int64_t stale = Step(run_values.results[0]);
+  if (!timer.should_trigger_for_step(stale + 1)) return std::nullopt;
+  const int64_t step = ReadStep(run_context.session(), global_step);
+  if (!timer.should_trigger_for_step(step)) return std::nullopt;
+  return step;
+}
+
 }  // namespace
 
 SecondOrStepTimer::SecondOrStepTimer(std::optional<double> every_secs,
@@ -128,15 +142,11 @@ SessionRunArgs CheckpointSaverHook::before_run(SessionRunContext&) {
 
 void CheckpointSaverHook::after_run(SessionRunContext& run_context,
                                     const SessionRunValues& run_values) {
-  // The fetched step is the one before this run's update: check cheaply
-  // first, then read the step the run left.
-  const int64_t stale = Step(run_values.results[0]);
-  if (!timer_.should_trigger_for_step(stale + 1)) return;
-  const int64_t step = ReadStep(run_context.session(), global_step_);
-  if (timer_.should_trigger_for_step(step)) {
-    timer_.update_last_triggered_step(step);
-    Save(run_context.session(), step);
-  }
+  const std::optional<int64_t> step =
+      TriggeredStep(timer_, run_context, run_values, global_step_);
+  if (!step) return;
+  timer_.update_last_triggered_step(*step);
+  Save(run_context.session(), *step);
 }
 
 void CheckpointSaverHook::end(Session* session) {
@@ -207,11 +217,10 @@ SessionRunArgs StepCounterHook::before_run(SessionRunContext&) {
 
 void StepCounterHook::after_run(SessionRunContext& run_context,
                                 const SessionRunValues& run_values) {
-  const int64_t stale = Step(run_values.results[0]);
-  if (!timer_.should_trigger_for_step(stale + 1)) return;
-  const int64_t step = ReadStep(run_context.session(), global_step_);
-  if (!timer_.should_trigger_for_step(step)) return;
-  auto elapsed = timer_.update_last_triggered_step(step);
+  const std::optional<int64_t> step =
+      TriggeredStep(timer_, run_context, run_values, global_step_);
+  if (!step) return;
+  auto elapsed = timer_.update_last_triggered_step(*step);
   if (!elapsed || elapsed->first <= 0) return;
   const double steps_per_sec = elapsed->second / elapsed->first;
   if (writer_) {
@@ -219,7 +228,7 @@ void StepCounterHook::after_run(SessionRunContext& run_context,
     proto::Summary::Value* value = summary.add_value();
     value->set_tag(tag_);
     value->set_simple_value(static_cast<float>(steps_per_sec));
-    writer_->add_summary(summary, step);
+    writer_->add_summary(summary, *step);
   }
   char text[64];
   std::snprintf(text, sizeof(text), "%g", steps_per_sec);

@@ -1,6 +1,5 @@
 #include "minitf/distributed/training/conditional_accumulator.h"
 
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <utility>
@@ -11,6 +10,7 @@
 #include "minitf/graph/ops/array_ops.h"
 #include "minitf/graph/ops/build.h"
 #include "minitf/graph/ops/math_ops.h"
+#include "minitf/graph/replaceable_function.h"
 #include "minitf/graph/resource_op_kernel.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/shape_inference.h"
@@ -214,17 +214,13 @@ std::string PythonShape(const TensorShape& shape) {
 // The registered rules; the library's, at priority 0: a gradient computed
 // before the last update is stale, local_step below the accumulator's
 // global step.
-Prioritized<StaleGradientRule>& StaleGradientRules() {
-  static auto* rules = [] {
-    auto* rules = new Prioritized<StaleGradientRule>;
-    MINITF_CHECK(rules
-                     ->Add(0,
-                           [](int64_t local_step, int64_t global_step) {
-                             return local_step < global_step;
-                           })
-                     .ok());
-    return rules;
-  }();
+ReplaceableFunction<StaleGradientRule>& StaleGradientRules() {
+  static auto* rules = new ReplaceableFunction<StaleGradientRule>(
+      "stale-gradient rule",
+      [](int64_t local_step, int64_t global_step) {
+        return local_step < global_step;
+      },
+      "stale-gradient rule");
   return *rules;
 }
 
@@ -235,33 +231,16 @@ bool GradientIsStale(int64_t local_step, int64_t global_step) {
 }  // namespace
 
 Status RegisterStaleGradientRule(StaleGradientRule rule, int priority) {
-  if (!StaleGradientRules().Add(priority, std::move(rule)).ok()) {
-    return errors::AlreadyExists("A stale-gradient rule with priority ",
-                                 priority, " is already registered");
-  }
-  return Status::OK();
+  return StaleGradientRules().Register(std::move(rule), priority);
 }
 
 Status UnregisterStaleGradientRule(int priority) {
-  if (priority == 0) {
-    return errors::InvalidArgument(
-        "The library's stale-gradient rule (priority 0) cannot be removed");
-  }
-  if (!StaleGradientRules().Remove(priority)) {
-    return errors::NotFound("No stale-gradient rule with priority ", priority,
-                            " is registered");
-  }
-  return Status::OK();
+  return StaleGradientRules().Unregister(priority);
 }
 
 namespace internal {
 void RegisterStaleGradientRuleOrDie(StaleGradientRule rule, int priority) {
-  Status s = RegisterStaleGradientRule(std::move(rule), priority);
-  if (!s.ok()) {
-    std::fprintf(stderr, "minitf: bad stale-gradient rule registration: %s\n",
-                 s.ToString().c_str());
-    MINITF_CHECK(s.ok());
-  }
+  StaleGradientRules().RegisterOrDie(std::move(rule), priority);
 }
 }  // namespace internal
 

@@ -184,6 +184,17 @@ bool valid_event(cudaEvent_t event) {
   return event != nullptr && device().events.count(event) != 0;
 }
 
+// A new stream or event at *handle, in `live` (the device's streams or
+// events) from now on, so that valid_stream or valid_event accepts it.
+template <class Object>
+cudaError_t create(Object** handle, std::set<Object*>& live) {
+  if (handle == nullptr) return fail(cudaErrorInvalidValue);
+  *handle = new Object;
+  std::lock_guard lock(device().mutex);
+  live.insert(*handle);
+  return cudaSuccess;
+}
+
 // The legacy default stream: its work starts once every stream has drained.
 void drain_streams() {
   std::vector<Stream*> streams;
@@ -297,8 +308,6 @@ void launch_kernel(KernelLaunch launch, std::shared_ptr<void> thunk,
 
 }  // namespace minitf::gpu::emulator
 
-using minitf::gpu::emulator::Event;
-using minitf::gpu::emulator::Stream;
 namespace emu = minitf::gpu::emulator;
 
 cudaError_t cudaGetLastError() {
@@ -478,11 +487,7 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes,
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  if (stream == nullptr) return emu::fail(cudaErrorInvalidValue);
-  *stream = new Stream;
-  std::lock_guard lock(emu::device().mutex);
-  emu::device().streams.insert(*stream);
-  return cudaSuccess;
+  return emu::create(stream, emu::device().streams);
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream,
@@ -534,11 +539,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
-  if (event == nullptr) return emu::fail(cudaErrorInvalidValue);
-  *event = new Event;
-  std::lock_guard lock(emu::device().mutex);
-  emu::device().events.insert(*event);
-  return cudaSuccess;
+  return emu::create(event, emu::device().events);
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event,

@@ -44,6 +44,15 @@ inline Status RuntimeStatus(const char* call, cudaError_t e) {
                           cudaGetErrorString(e));
 }
 
+/// cudaMemcpyAsync of `bytes` in the direction `kind` on `stream`; no call
+/// at all for 0 bytes.
+inline Status CopyAsync(void* dst, const void* src, size_t bytes,
+                        cudaMemcpyKind kind, GpuStream stream) {
+  if (bytes == 0) return Status::OK();
+  return RuntimeStatus("cudaMemcpyAsync", cudaMemcpyAsync(dst, src, bytes, kind,
+                                                          ToStream(stream)));
+}
+
 inline Status NoKernel(const std::string& op, DType dtype) {
   if (!DataTypeIsValid(dtype)) {
     return errors::InvalidArgument("No GPU ", op, " kernel for dtype ",
@@ -106,19 +115,11 @@ class BackendKernels : public GpuKernels {
   }
   Status CopyHostToDevice(void* dst, const void* src, size_t bytes,
                           GpuStream stream) const override {
-    if (bytes == 0) return Status::OK();
-    return RuntimeStatus(
-        "cudaMemcpyAsync",
-        cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
-                        ToStream(stream)));
+    return CopyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream);
   }
   Status CopyDeviceToHost(void* dst, const void* src, size_t bytes,
                           GpuStream stream) const override {
-    if (bytes == 0) return Status::OK();
-    return RuntimeStatus(
-        "cudaMemcpyAsync",
-        cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost,
-                        ToStream(stream)));
+    return CopyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream);
   }
 
   Status Unary(GpuStream stream, UnaryOp op, DType dtype, const void* x,

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "minitf/graph/kernel.h"
+#include "minitf/graph/kernels/function_kernels.h"
 #include "minitf/graph/shape_inference.h"
 
 namespace minitf {
@@ -67,15 +68,6 @@ class PlaceholderOp : public OpKernel {
   TensorShape shape_;
 };
 
-class IdentityOp : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  Status Compute(OpKernelContext* ctx) override {
-    ctx->set_output(0, ctx->input(0));
-    return Status::OK();
-  }
-};
-
 class NoOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -84,7 +76,7 @@ class NoOp : public OpKernel {
 
 MINITF_REGISTER_KERNEL("Const", DEVICE_CPU, ConstOp);
 MINITF_REGISTER_KERNEL("Placeholder", DEVICE_CPU, PlaceholderOp);
-MINITF_REGISTER_KERNEL("Identity", DEVICE_CPU, IdentityOp);
+MINITF_REGISTER_KERNEL("Identity", DEVICE_CPU, internal::IdentityOp);
 MINITF_REGISTER_KERNEL("NoOp", DEVICE_CPU, NoOp);
 
 }  // namespace

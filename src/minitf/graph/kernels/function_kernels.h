@@ -7,6 +7,8 @@
 //
 //   MINITF_REGISTER_KERNEL("Add", DEVICE_CPU, BinaryOp<kernels::Add>);
 //   MINITF_REGISTER_KERNEL("Exp", DEVICE_CPU, UnaryOp<kernels::Exp>);
+//
+// IdentityOp, which calls nothing, is here too: two layers register it.
 #pragma once
 
 #include "minitf/graph/kernel.h"
@@ -35,6 +37,17 @@ class UnaryOp : public OpKernel {
   Status Compute(OpKernelContext* ctx) override {
     TF_ASSIGN_OR_RETURN(Tensor out, Fn(ctx->input(0)));
     ctx->set_output(0, std::move(out));
+    return Status::OK();
+  }
+};
+
+/// Output 0 is input 0, the same tensor: Identity's kernel, and autodiff's
+/// StopGradient's, an identity that only the gradients tell apart.
+class IdentityOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext* ctx) override {
+    ctx->set_output(0, ctx->input(0));
     return Status::OK();
   }
 };

@@ -41,18 +41,29 @@ StatusOr<std::vector<int64_t>> ShapeInput(OpKernelContext* ctx) {
 }
 
 // --8<-- [start:random_kernel]
+// What every random kernel keeps: the output's dtype, from the attr
+// `dtype_attr`, and its own Philox stream, drawn from under mu_.
+class RandomKernel : public OpKernel {
+ protected:
+  RandomKernel(const OpKernelConstruction& c, const char* dtype_attr)
+      : OpKernel(c),
+        dtype_(c.GetAttr<DType>(dtype_attr).value()),
+        stream_(MakeStream(c)) {}
+
+  const DType dtype_;
+  std::mutex mu_;
+  kernels::PhiloxStream stream_;  // Guarded by mu_.
+};
+
 // RandomStandardNormal, TruncatedNormal and RandomUniform: layer 1's
 // sampler `Fn` with its two parameters fixed (mean 0 and stddev 1, or the
 // range [0, 1)); the graph scales and shifts the result.
 template <StatusOr<Tensor> (*Fn)(const std::vector<int64_t>&, DType, double,
                                  double, kernels::PhiloxStream&),
           int kLow, int kHigh>
-class RandomOp : public OpKernel {
+class RandomOp : public RandomKernel {
  public:
-  explicit RandomOp(const OpKernelConstruction& c)
-      : OpKernel(c),
-        dtype_(c.GetAttr<DType>("dtype").value()),
-        stream_(MakeStream(c)) {}
+  explicit RandomOp(const OpKernelConstruction& c) : RandomKernel(c, "dtype") {}
   Status Compute(OpKernelContext* ctx) override {
     TF_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ShapeInput(ctx));
     std::lock_guard<std::mutex> lock(mu_);
@@ -60,21 +71,14 @@ class RandomOp : public OpKernel {
     ctx->set_output(0, std::move(out));
     return Status::OK();
   }
-
- private:
-  const DType dtype_;
-  std::mutex mu_;
-  kernels::PhiloxStream stream_;  // Guarded by mu_.
 };
 // --8<-- [end:random_kernel]
 
 // RandomUniformInt: the bounds are scalar inputs of the output's dtype.
-class RandomUniformIntOp : public OpKernel {
+class RandomUniformIntOp : public RandomKernel {
  public:
   explicit RandomUniformIntOp(const OpKernelConstruction& c)
-      : OpKernel(c),
-        dtype_(c.GetAttr<DType>("Tout").value()),
-        stream_(MakeStream(c)) {}
+      : RandomKernel(c, "Tout") {}
   Status Compute(OpKernelContext* ctx) override {
     TF_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ShapeInput(ctx));
     if (ctx->input(1).dims() != 0 || ctx->input(2).dims() != 0) {
@@ -90,11 +94,6 @@ class RandomUniformIntOp : public OpKernel {
     ctx->set_output(0, std::move(out));
     return Status::OK();
   }
-
- private:
-  const DType dtype_;
-  std::mutex mu_;
-  kernels::PhiloxStream stream_;  // Guarded by mu_.
 };
 
 // Named, since a template argument list's commas would split the macro's.

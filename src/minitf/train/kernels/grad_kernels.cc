@@ -22,15 +22,6 @@ std::string Join(const std::vector<int64_t>& v, const char* sep) {
   return out.str();
 }
 
-class StopGradientOp : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  Status Compute(OpKernelContext* ctx) override {
-    ctx->set_output(0, ctx->input(0));
-    return Status::OK();
-  }
-};
-
 // --8<-- [start:bcast_args]
 // Aligns the two shapes at their last axis, padding the shorter with 1s.
 // An axis where one side is 1 (or missing) and the broadcast is not was
@@ -106,22 +97,7 @@ class PadOp : public OpKernel {
     }
     TF_ASSIGN_OR_RETURN(Tensor out,
                         Tensor::Allocate(in.dtype(), TensorShape(out_dims)));
-    switch (in.dtype()) {
-      case DT_FLOAT:
-        Copy<float>(in, p, &out);
-        break;
-      case DT_DOUBLE:
-        Copy<double>(in, p, &out);
-        break;
-      case DT_INT32:
-        Copy<int32_t>(in, p, &out);
-        break;
-      case DT_INT64:
-        Copy<int64_t>(in, p, &out);
-        break;
-      default:
-        return errors::Unimplemented("Pad of ", DataTypeString(in.dtype()));
-    }
+    SwitchDType(in.dtype(), [&]<typename T>() { Copy<T>(in, p, &out); });
     ctx->set_output(0, std::move(out));
     return Status::OK();
   }
@@ -571,7 +547,7 @@ MINITF_REGISTER_KERNEL("FloorMod", "CPU", FloorModOp);
 MINITF_REGISTER_KERNEL("GatherV2", "CPU", GatherV2Op);
 MINITF_REGISTER_KERNEL("Range", "CPU", RangeOp);
 MINITF_REGISTER_KERNEL("DynamicStitch", "CPU", DynamicStitchOp);
-MINITF_REGISTER_KERNEL("StopGradient", "CPU", StopGradientOp);
+MINITF_REGISTER_KERNEL("StopGradient", "CPU", internal::IdentityOp);
 MINITF_REGISTER_KERNEL("BroadcastGradientArgs", "CPU", BroadcastGradientArgsOp);
 MINITF_REGISTER_KERNEL("Pad", "CPU", PadOp);
 MINITF_REGISTER_KERNEL("ReluGrad", "CPU",

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #include "minitf/graph/kernel.h"
 #include "minitf/graph/resource_mgr.h"
@@ -134,24 +135,16 @@ class AssignUpdateOp : public RefKernel {
       TF_ASSIGN_OR_RETURN(
           out, Tensor::Allocate(old.dtype(), old.shape(), ctx->allocator()));
     }
-    switch (old.dtype()) {
-      case DT_FLOAT:
-        Update<float>(old, value, &out);
-        break;
-      case DT_DOUBLE:
-        Update<double>(old, value, &out);
-        break;
-      case DT_INT32:
-        Update<int32_t>(old, value, &out);
-        break;
-      case DT_INT64:
-        Update<int64_t>(old, value, &out);
-        break;
-      default:
-        return errors::InvalidArgument(
-            type_string(), " does not support ",
-            std::string(DataTypeString(old.dtype())));
-    }
+    Status status = SwitchDType(old.dtype(), [&]<typename T>() {
+      // The op's dtypes leave bool out: it has no + or -.
+      if constexpr (std::is_same_v<T, bool>) {
+        return errors::InvalidArgument(type_string(), " does not support bool");
+      } else {
+        Update<T>(old, value, &out);
+        return Status::OK();
+      }
+    });
+    TF_RETURN_IF_ERROR(status);
     old = out;
     ctx->set_output(0, std::move(out));
     return Status::OK();

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "minitf/gpu/emulator/cuda.h"
 
@@ -91,16 +92,16 @@ __device__ inline void load_tiles_float4(int m, int n, int k, const float* a,
 }
 // --8<-- [end:load_tiles]
 
-/// What a launcher does before it launches: cudaErrorInvalidValue for a
-/// shape the kernels cannot index, else cudaSuccess; *empty is set when
-/// there is no element of c to compute (m or n is 0).
-inline cudaError_t check_shape(int m, int n, int k, bool* empty) {
+/// What a launcher returns without launching: cudaErrorInvalidValue for a
+/// shape the kernels cannot index, cudaSuccess when c has no element to
+/// compute (m or n is 0); nullopt when the kernel is to be launched.
+inline std::optional<cudaError_t> early_result(int m, int n, int k) {
   constexpr std::int64_t kMaxElements = INT32_MAX;
   if (m < 0 || n < 0 || k < 0 || std::int64_t{m} * k > kMaxElements ||
       std::int64_t{k} * n > kMaxElements || std::int64_t{m} * n > kMaxElements)
     return cudaErrorInvalidValue;
-  *empty = m == 0 || n == 0;
-  return cudaSuccess;
+  if (m == 0 || n == 0) return cudaSuccess;
+  return std::nullopt;
 }
 
 /// The signature every version's launcher has.

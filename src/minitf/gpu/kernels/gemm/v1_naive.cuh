@@ -38,10 +38,7 @@ inline cudaError_t gemm_v1_naive(int m, int n, int k, float alpha,
                                  const float* a, const float* b, float beta,
                                  float* c, cudaStream_t stream = 0) {
   constexpr int kBlock = 32;
-  bool empty = false;
-  if (const cudaError_t e = check_shape(m, n, k, &empty); e != cudaSuccess)
-    return e;
-  if (empty) return cudaSuccess;
+  if (const auto result = early_result(m, n, k)) return *result;
   const dim3 grid(ceil_div(m, kBlock), ceil_div(n, kBlock));
   const dim3 block(kBlock, kBlock);
   MINITF_LAUNCH(gemm_v1_naive_kernel<kBlock>, grid, block, 0, stream, m, n, k,

@@ -37,10 +37,7 @@ inline cudaError_t gemm_v2_coalesced(int m, int n, int k, float alpha,
                                      const float* a, const float* b, float beta,
                                      float* c, cudaStream_t stream = 0) {
   constexpr int kBlock = 32;
-  bool empty = false;
-  if (const cudaError_t e = check_shape(m, n, k, &empty); e != cudaSuccess)
-    return e;
-  if (empty) return cudaSuccess;
+  if (const auto result = early_result(m, n, k)) return *result;
   // Columns along x: the grid's x covers n, its y covers m.
   const dim3 grid(ceil_div(n, kBlock), ceil_div(m, kBlock));
   const dim3 block(kBlock, kBlock);

@@ -55,10 +55,7 @@ inline cudaError_t gemm_v3_shared_tiles(int m, int n, int k, float alpha,
                                         float beta, float* c,
                                         cudaStream_t stream = 0) {
   constexpr int kTile = 32;
-  bool empty = false;
-  if (const cudaError_t e = check_shape(m, n, k, &empty); e != cudaSuccess)
-    return e;
-  if (empty) return cudaSuccess;
+  if (const auto result = early_result(m, n, k)) return *result;
   const dim3 grid(ceil_div(n, kTile), ceil_div(m, kTile));
   const dim3 block(kTile, kTile);
   MINITF_LAUNCH(gemm_v3_shared_tiles_kernel<kTile>, grid, block, 0, stream, m,

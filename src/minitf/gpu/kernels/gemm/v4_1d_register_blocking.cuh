@@ -73,10 +73,7 @@ inline cudaError_t gemm_v4_1d_register_blocking(int m, int n, int k,
                                                 float* c,
                                                 cudaStream_t stream = 0) {
   constexpr int kBM = 64, kBN = 64, kBK = 8, kTM = 8;
-  bool empty = false;
-  if (const cudaError_t e = check_shape(m, n, k, &empty); e != cudaSuccess)
-    return e;
-  if (empty) return cudaSuccess;
+  if (const auto result = early_result(m, n, k)) return *result;
   const dim3 grid(ceil_div(n, kBN), ceil_div(m, kBM));
   MINITF_LAUNCH(MINITF_KERNEL_NAME(
                     gemm_v4_1d_register_blocking_kernel<kBM, kBN, kBK, kTM>),

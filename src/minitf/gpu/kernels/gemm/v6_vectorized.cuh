@@ -118,10 +118,7 @@ inline cudaError_t gemm_v6_vectorized(int m, int n, int k, float alpha,
                                       float beta, float* c,
                                       cudaStream_t stream = 0) {
   constexpr int kBM = 128, kBN = 128, kBK = 8, kTM = 8, kTN = 8;
-  bool empty = false;
-  if (const cudaError_t e = check_shape(m, n, k, &empty); e != cudaSuccess)
-    return e;
-  if (empty) return cudaSuccess;
+  if (const auto result = early_result(m, n, k)) return *result;
   // A row starts 16-byte aligned only if the matrix does and the row's
   // length is a multiple of 4 floats.
   const bool vector_a = k % 4 == 0 && aligned16(a);

@@ -104,10 +104,7 @@ inline cudaError_t gemm_v7_warp_tiling(int m, int n, int k, float alpha,
   // Ampere GPU: 4 warps of 64 x 64, each thread 1 x 4 sub-tiles of 8 x 4.
   constexpr int kBM = 128, kBN = 128, kBK = 16, kWM = 64, kWN = 64;
   constexpr int kWNIter = 4, kTM = 8, kTN = 4, kThreads = 128;
-  bool empty = false;
-  if (const cudaError_t e = check_shape(m, n, k, &empty); e != cudaSuccess)
-    return e;
-  if (empty) return cudaSuccess;
+  if (const auto result = early_result(m, n, k)) return *result;
   const bool vector_a = k % 4 == 0 && aligned16(a);
   const bool vector_bc = n % 4 == 0 && aligned16(b) && aligned16(c);
   const dim3 grid(ceil_div(n, kBN), ceil_div(m, kBM));
