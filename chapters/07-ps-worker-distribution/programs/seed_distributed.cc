@@ -218,7 +218,14 @@ int main(int argc, char** argv) try {
       tf::datasets::mnist::default_data_dir(), /*one_hot=*/true,
       /*validation_size=*/5000,
       tf::datasets::mnist::kDefaultSeed + FLAGS.task_index);
-  tf::Session sess(tf::SessionOptions{.target = server.target()});
+  // The session uses the ps and this worker only, as TensorFlow's
+  // mnist_replica.py has its sessions do (the seed does not): without the
+  // filters, a worker's session waits until every worker answers, and one
+  // that starts after another worker has trained and exited waits for ever.
+  tf::SessionOptions options{.target = server.target()};
+  options.config.device_filters = {
+      "/job:ps", "/job:worker/task:" + std::to_string(FLAGS.task_index)};
+  tf::Session sess(options);
   if (is_chief) {
     sess.run(init);
   } else {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace minitf {
 
@@ -81,6 +82,11 @@ struct ConfigProto {
   /// runs one op at a time and ignores both.
   int intra_op_parallelism_threads = 0;
   int inter_op_parallelism_threads = 0;
+  /// The devices a session on a cluster may use, as device specs
+  /// ("/job:ps", "/job:worker/task:1"): its master waits for, and places
+  /// on, only the tasks and devices one of them matches (chapter 7). Empty:
+  /// every task of the cluster. A session in this process ignores them.
+  std::vector<std::string> device_filters = {};
   GPUOptions gpu_options = {};
   GraphOptions graph_options = {};
   /// The deadline, in milliseconds, of an op that blocks until other ops

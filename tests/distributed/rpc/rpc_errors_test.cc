@@ -23,6 +23,7 @@
 #include "minitf/distributed/runtime/server.h"
 #include "minitf/graph/graph_def.h"
 #include "minitf/graph/ops/array_ops.h"
+#include "minitf/graph/ops/math_ops.h"
 #include "minitf/graph/scope.h"
 #include "minitf/graph/session.h"
 #include "minitf/tensor/errors.h"
@@ -293,6 +294,67 @@ TEST(CreateSessionTest, WaitsForATaskThenGivesUpAtTheTimeout) {
   EXPECT_EQ(log.str().find("still waiting for response from worker: "
                            "/job:worker"),
             std::string::npos);
+}
+
+// ConfigProto.device_filters, as seed 003's workers set them: a worker's
+// session names the ps and its own task, and neither waits for nor places
+// on the other worker, which here never starts (or has trained and gone).
+TEST(CreateSessionTest, DeviceFiltersLeaveOutTheOtherWorkers) {
+  const ClusterSpec cluster(
+      {{"ps", {tf::testing::FreeAddress()}},
+       {"worker", {tf::testing::FreeAddress(), tf::testing::FreeAddress()}}});
+  Server ps(cluster, "ps", 0);
+  Server worker(cluster, "worker", 1);
+  tf::SessionOptions options;
+  options.target = worker.target();
+  options.config.device_filters = {"/job:ps", "/job:worker/task:1"};
+  options.config.operation_timeout_in_ms = 5000;
+  {
+    tf::Graph g;
+    tf::graph_scope use(g);
+    tf::Output a;
+    {
+      tf::device_scope on_ps("/job:ps/task:0");
+      a = tf::constant(tf::Tensor({2.f}), "a");
+    }
+    tf::Output b = tf::multiply(a, a, "b");
+    tf::Session sess(options, &g);
+    EXPECT_FLOAT_EQ(sess.run(b).flat<float>()(0), 4.f);
+  }
+  // Worker 0's devices are not the session's: a node that asks for one
+  // cannot be placed, in the seed's words for a device that is not there.
+  tf::Graph g;
+  tf::graph_scope use(g);
+  tf::Output c;
+  {
+    tf::device_scope on_worker_0("/job:worker/task:0");
+    c = tf::add(tf::constant(tf::Tensor({1.f})), tf::constant(1.f), "c");
+  }
+  tf::Session sess(options, &g);
+  const std::string text =
+      tf::testing::ErrorText<tf::errors::InvalidArgumentError>(
+          [&] { sess.run(c); });
+  // (The first node the placer meets in its order is named, a constant.)
+  EXPECT_NE(text.find("Could not satisfy explicit device specification "
+                      "'/job:worker/task:0'"),
+            std::string::npos)
+      << text;
+}
+
+// A filter that is not a device spec refuses the session, naming it.
+TEST(CreateSessionTest, AFilterThatDoesNotParseIsRefused) {
+  const ClusterSpec cluster({{"worker", {tf::testing::FreeAddress()}}});
+  Server worker(cluster, "worker", 0);
+  tf::Graph g;
+  tf::graph_scope use(g);
+  tf::Output a = tf::constant(tf::Tensor({1.f}), "a");
+  tf::SessionOptions options;
+  options.target = worker.target();
+  options.config.device_filters = {"/job:worker/task:one"};
+  tf::Session sess(options, &g);
+  EXPECT_EQ(tf::testing::ErrorText<tf::errors::InvalidArgumentError>(
+                [&] { sess.run(a); }),
+            "Cannot parse device filter: /job:worker/task:one");
 }
 
 // A ps task that answers what a session's creation asks (GetStatus,

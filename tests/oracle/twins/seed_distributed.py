@@ -52,7 +52,10 @@ is_chief = FLAGS.task_index == 0
 
 mnist = input_data.read_data_sets(input_data.default_data_dir(), one_hot=True,
                                   seed=input_data.DEFAULT_SEED + FLAGS.task_index)
-sess = tf.Session(server.target)
+# The ps and this worker only, as seed_distributed.cc's session (and
+# TensorFlow's mnist_replica.py): no wait for workers that have gone.
+sess = tf.Session(server.target, config=tf.ConfigProto(
+    device_filters=["/job:ps", "/job:worker/task:%d" % FLAGS.task_index]))
 if is_chief:
     sess.run(init)
 else:

@@ -25,12 +25,69 @@ std::ostream& Master::log() const {
   return options_.log_stream != nullptr ? *options_.log_stream : std::cerr;
 }
 
+namespace {
+
+// ConfigProto.device_filters, parsed. TensorFlow stops the process on a
+// filter it cannot parse; here the session is refused, naming the filter.
+StatusOr<std::vector<DeviceSpec>> ParseDeviceFilters(
+    const proto::ConfigProto& config) {
+  std::vector<DeviceSpec> filters;
+  for (const std::string& filter : config.device_filters()) {
+    StatusOr<DeviceSpec> spec = DeviceSpec::Parse(filter);
+    if (!spec.ok()) {
+      return errors::InvalidArgument("Cannot parse device filter: ", filter);
+    }
+    filters.push_back(*std::move(spec));
+  }
+  return filters;
+}
+
+// Whether a filter names `task` ("/job:worker/replica:0/task:1"): its job,
+// replica and task, where it sets them, are the task's. "/job:worker"
+// names every worker; a filter for one device names that device's task.
+bool NamesTask(const DeviceSpec& filter, const DeviceSpec& task) {
+  DeviceSpec tasks_of_filter = filter;
+  tasks_of_filter.device_type.reset();
+  tasks_of_filter.device_index.reset();
+  return tasks_of_filter.Matches(task);
+}
+
+// The tasks a session with `filters` uses: those a filter names, or all.
+std::vector<std::string> FilterTasks(const std::vector<std::string>& tasks,
+                                     const std::vector<DeviceSpec>& filters) {
+  if (filters.empty()) return tasks;
+  std::vector<std::string> kept;
+  for (const std::string& task : tasks) {
+    const DeviceSpec spec = DeviceSpec::Parse(task).value();
+    for (const DeviceSpec& filter : filters) {
+      if (NamesTask(filter, spec)) {
+        kept.push_back(task);
+        break;
+      }
+    }
+  }
+  return kept;
+}
+
+bool PassesFilters(const std::vector<DeviceSpec>& filters,
+                   const DeviceAttributes& device) {
+  if (filters.empty()) return true;
+  const StatusOr<DeviceSpec> name = DeviceSpec::Parse(device.name);
+  if (!name.ok()) return false;
+  for (const DeviceSpec& filter : filters) {
+    if (filter.Matches(*name)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 // --8<-- [start:gather]
 StatusOr<std::vector<DeviceAttributes>> Master::GatherDevices(
-    int64_t timeout_ms) {
+    const std::vector<std::string>& tasks,
+    const std::vector<DeviceSpec>& filters, int64_t timeout_ms) {
   using Request = proto::GetStatusRequest;
   using Response = proto::GetStatusResponse;
-  const std::vector<std::string> tasks = workers_->ListWorkers();
   std::vector<std::unique_ptr<WorkerCall<Request, Response>>> asks;
   const auto start = std::chrono::system_clock::now();
   for (const std::string& task : tasks) {
@@ -66,7 +123,9 @@ StatusOr<std::vector<DeviceAttributes>> Master::GatherDevices(
          asks[i]->response.device_attributes()) {
       TF_ASSIGN_OR_RETURN(DeviceAttributes attributes,
                           DeviceAttributesFromProto(d));
-      devices.push_back(std::move(attributes));
+      if (PassesFilters(filters, attributes)) {
+        devices.push_back(std::move(attributes));
+      }
     }
   }
   return devices;
@@ -75,9 +134,14 @@ StatusOr<std::vector<DeviceAttributes>> Master::GatherDevices(
 
 Status Master::CreateSession(const proto::CreateSessionRequest& request,
                              proto::CreateSessionResponse* response) {
+  TF_ASSIGN_OR_RETURN(const std::vector<DeviceSpec> filters,
+                      ParseDeviceFilters(request.config()));
+  const std::vector<std::string> tasks =
+      FilterTasks(workers_->ListWorkers(), filters);
   TF_ASSIGN_OR_RETURN(
       std::vector<DeviceAttributes> devices,
-      GatherDevices(request.config().operation_timeout_in_ms()));
+      GatherDevices(tasks, filters,
+                    request.config().operation_timeout_in_ms()));
   // Random, as TensorFlow's: a restarted master never hands out a handle
   // that a worker still knows from before.
   char handle[17];
@@ -85,7 +149,7 @@ Status Master::CreateSession(const proto::CreateSessionRequest& request,
                 static_cast<unsigned long long>(NewIncarnation()));
   TF_ASSIGN_OR_RETURN(
       std::unique_ptr<MasterSession> session,
-      MasterSession::Create(handle, request, devices, task_, workers_));
+      MasterSession::Create(handle, request, devices, tasks, task_, workers_));
   std::lock_guard<std::mutex> lock(mu_);
   sessions_.emplace(handle, std::move(session));
   response->set_session_handle(handle);

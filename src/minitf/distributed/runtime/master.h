@@ -11,7 +11,11 @@
 // for each task that has not answered. Unlike TensorFlow, it gives up with
 // DeadlineExceeded once the session's operation_timeout_in_ms has passed,
 // when one is set: TensorFlow's users asked for a bound on that wait for
-// years. The sessions themselves are MasterSessions (master_session.h).
+// years. A session whose ConfigProto has device_filters asks, waits for and
+// places on only the tasks the filters name, as TensorFlow's does: a worker
+// that lists "/job:ps" and its own task does not wait for the other
+// workers, which may have finished and gone. The sessions themselves are
+// MasterSessions (master_session.h).
 //
 // This class holds the logic; the gRPC service (master_service.h) only
 // translates calls. Every method is one RPC of master_service.proto.
@@ -29,6 +33,7 @@
 #include <string>
 
 #include "minitf/device/devices/device_mgr.h"
+#include "minitf/device/placement/device_spec.h"
 #include "minitf/distributed/runtime/master_session.h"
 #include "minitf/distributed/runtime/proto/master.pb.h"
 #include "minitf/distributed/runtime/worker_cache.h"
@@ -76,9 +81,12 @@ class Master {
   Status Reset(const proto::ResetRequest& request);
 
  private:
-  // The devices of every task, asking each with GetStatus and waiting as
-  // the file comment says; `timeout_ms` 0 waits for ever.
-  StatusOr<std::vector<DeviceAttributes>> GatherDevices(int64_t timeout_ms);
+  // The devices of `tasks` that pass `filters` (all of them, when there is
+  // none), asking each task with GetStatus and waiting as the file comment
+  // says; `timeout_ms` 0 waits for ever.
+  StatusOr<std::vector<DeviceAttributes>> GatherDevices(
+      const std::vector<std::string>& tasks,
+      const std::vector<DeviceSpec>& filters, int64_t timeout_ms);
   StatusOr<std::shared_ptr<MasterSession>> FindSession(
       const std::string& handle);
   std::ostream& log() const;

@@ -260,7 +260,8 @@ MasterSession::~MasterSession() { Close().ok(); }
 StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
     std::string handle, const proto::CreateSessionRequest& request,
     const std::vector<DeviceAttributes>& devices,
-    const std::string& master_task, WorkerCache* workers) {
+    const std::vector<std::string>& tasks, const std::string& master_task,
+    WorkerCache* workers) {
   std::unique_ptr<MasterSession> session(new MasterSession(
       std::move(handle), ConfigProtoFromProto(request.config()), workers));
   for (const DeviceAttributes& a : devices) {
@@ -277,7 +278,7 @@ StatusOr<std::unique_ptr<MasterSession>> MasterSession::Create(
                                    " reported no CPU device");
   }
   session->device_set_.set_client_device(session->client_device_);
-  session->tasks_ = workers->ListWorkers();
+  session->tasks_ = tasks;
   TF_RETURN_IF_ERROR(
       ImportGraphDef(request.graph_def(), &session->graph_,
                      ImportGraphDefOptions{.drop_newer_default_attrs = true}));

@@ -24,7 +24,8 @@
 //
 //   TF_ASSIGN_OR_RETURN(auto session,
 //                       MasterSession::Create("sess_1", request, devices,
-//                                             master_task, &worker_cache));
+//                                             tasks, master_task,
+//                                             &worker_cache));
 //   TF_RETURN_IF_ERROR(session->Run(run_request, &run_response));
 #pragma once
 
@@ -54,16 +55,17 @@ namespace minitf {
 /// serialized with planning.
 class MasterSession {
  public:
-  /// A session on `request.graph_def()` over `devices` (every device of the
-  /// cluster, as the tasks reported them). Makes a worker session on every
-  /// task. Errors: the graph's import errors; InvalidArgument when the
-  /// master's task has no CPU; DeadlineExceeded (in minitf's words) when a task
-  /// does not answer CreateWorkerSession within the session's
-  /// operation_timeout_in_ms.
+  /// A session on `request.graph_def()` over `devices` (the devices of
+  /// `tasks`, as they reported them). Makes a worker session on every one
+  /// of `tasks`, the cluster's tasks that the session's device filters name.
+  /// Errors: the graph's import errors; InvalidArgument when the master's task
+  /// has no CPU; DeadlineExceeded (in minitf's words) when a task does not
+  /// answer CreateWorkerSession within the session's operation_timeout_in_ms.
   static StatusOr<std::unique_ptr<MasterSession>> Create(
       std::string handle, const proto::CreateSessionRequest& request,
       const std::vector<DeviceAttributes>& devices,
-      const std::string& master_task, WorkerCache* workers);
+      const std::vector<std::string>& tasks, const std::string& master_task,
+      WorkerCache* workers);
   ~MasterSession();
 
   /// Adds the nodes of `request.graph_def()`. Aborted when the client's

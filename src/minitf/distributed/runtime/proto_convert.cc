@@ -87,6 +87,9 @@ proto::ConfigProto ConfigProtoToProto(const ConfigProto& config) {
   }
   out.set_intra_op_parallelism_threads(config.intra_op_parallelism_threads);
   out.set_inter_op_parallelism_threads(config.inter_op_parallelism_threads);
+  for (const std::string& filter : config.device_filters) {
+    out.add_device_filters(filter);
+  }
   auto* gpu = out.mutable_gpu_options();
   gpu->set_per_process_gpu_memory_fraction(
       config.gpu_options.per_process_gpu_memory_fraction);
@@ -110,6 +113,8 @@ ConfigProto ConfigProtoFromProto(const proto::ConfigProto& config) {
                           config.device_count().end());
   out.intra_op_parallelism_threads = config.intra_op_parallelism_threads();
   out.inter_op_parallelism_threads = config.inter_op_parallelism_threads();
+  out.device_filters.assign(config.device_filters().begin(),
+                            config.device_filters().end());
   out.gpu_options.visible_device_list =
       config.gpu_options().visible_device_list();
   out.gpu_options.allow_growth = config.gpu_options().allow_growth();
