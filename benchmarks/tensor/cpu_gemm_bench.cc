@@ -419,6 +419,13 @@ void BenchLibraries(const Options& opt, const std::vector<Product>& products,
   results.Note(
       "Measured only where CMake found the libraries' headers and libraries "
       "(Debian's libblis-dev and libdnnl-dev).");
+#ifdef MINITF_HAVE_BLIS
+  // BLIS picks its kernels by CPU family when it starts; a family it does
+  // not know gets "generic", plain C loops.
+  results.Note(std::string("BLIS runs its `") +
+               bli_arch_string(bli_arch_query_id()) +
+               "` kernels on this CPU.");
+#endif
 }
 #endif
 
