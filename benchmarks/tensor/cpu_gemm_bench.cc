@@ -423,8 +423,7 @@ void BenchLibraries(const Options& opt, const std::vector<Product>& products,
   // BLIS picks its kernels by CPU family when it starts; a family it does
   // not know gets "generic", plain C loops.
   results.Note(std::string("BLIS runs its `") +
-               bli_arch_string(bli_arch_query_id()) +
-               "` kernels on this CPU.");
+               bli_arch_string(bli_arch_query_id()) + "` kernels on this CPU.");
 #endif
 }
 #endif
