@@ -348,8 +348,11 @@ sync_worker_killed_times_out)
   # token queue the runner fills. Whichever began first times out first:
   # usually the runner's, whose error closes the queue and ends the loop;
   # else the training step's, and the runner's follows when the session
-  # closes. Either way the log names the accumulator.
-  echo "$line" | grep -Eq '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms \(3000 ms\); still waiting for: .*(take_grad on |dequeue on sync_token_q)' ||
+  # closes. Either way the log names the accumulator. The training step's
+  # wait is named by whichever side's deadline passes first: the ps's
+  # partition, waiting in the dequeue, or the chief's own, waiting for the
+  # token's tensor from the ps (sync_token_q_Dequeue:0 from /job:ps/...).
+  echo "$line" | grep -Eq '^error: Deadline exceeded: .*did not finish within operation_timeout_in_ms \(3000 ms\); still waiting for: .*(take_grad on |dequeue on sync_token_q|sync_token_q_Dequeue:0 from /job:ps)' ||
     fail "not the timeout's error, naming what the step waited on: $line"
   grep -q 'still waiting for: .*take_grad on ' "$work/w0.log" ||
     fail "no error of the chief names the accumulator the updates waited on"
