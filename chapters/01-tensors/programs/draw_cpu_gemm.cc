@@ -23,10 +23,10 @@ using Blocking = gemm::Blocking<float>;
 using draw::Svg;
 
 constexpr int kMr = Tile::kMr, kNr = Tile::kNr;
-constexpr int kRowPx = 3;          // a row of a and c, in pixels
-constexpr int kSliverColPx = 44;   // a sliver of b (kNr columns), in pixels
-constexpr int kDepthPx = 200;      // the block's depth kc, in pixels
-constexpr int kSliversShown = 12;  // slivers of b drawn before the "..."
+constexpr int kRowPx = 3;         // a row of a and c, in pixels
+constexpr int kSliverColPx = 44;  // a sliver of b (kNr columns), in pixels
+constexpr int kDepthPx = 200;     // the block's depth kc, in pixels
+constexpr int kSliversShown = 8;  // slivers of b drawn before the "..."
 // The sliver of a, the sliver of b and the depth step the picture follows.
 constexpr int kSliverA = 3, kSliverB = 2;
 constexpr double kStep = 0.45;  // of the depth
@@ -46,29 +46,32 @@ int main(int argc, char** argv) {
   // b above c, a to c's left, the legend under c.
   const int ax = 60, bx = ax + kDepthPx + 40, by = 58;
   const int ay = by + kDepthPx + 30;
+  // Lines short enough that, scaled to the page's width, the text stays
+  // legible.
+  const std::string packets = std::to_string(Tile::kNrPackets);
+  const std::string fmas = std::to_string(kMr * Tile::kNrPackets);
   const std::vector<std::string> legend = {
       "packed a: kMc x kc = " + std::to_string(Blocking::kMc) + " x " +
           std::to_string(Blocking::kKc) + " floats (" +
           KiB(4.0 * Blocking::kMc * Blocking::kKc) +
-          ", in the L2), as slivers of kMr = " + std::to_string(kMr) + " rows,",
-      "    each sliver stored one depth step after another (the arrows), as "
-      "is each sliver of b",
+          ", in the L2), in slivers of kMr = " + std::to_string(kMr) + " rows;",
       "packed b: kc x kNc = " + std::to_string(Blocking::kKc) + " x " +
           std::to_string(Blocking::kNc) + " floats (" +
           KiB(4.0 * Blocking::kKc * Blocking::kNc) +
-          ", in the L3), as slivers of kNr = " + std::to_string(kNr) +
-          " columns (" + KiB(4.0 * Blocking::kKc * kNr) + " each)",
-      "the micro-kernel: one kMr x kNr tile of c (dark) in " +
-          std::to_string(kMr * Tile::kNrPackets) +
-          " vector registers, from one sliver of a and one of b",
-      "one depth step p (the black lines): each of the sliver's kMr values "
-      "of a, broadcast, times its",
-      "row of kNr values of b (" + std::to_string(Tile::kNrPackets) +
-          " packets): " + std::to_string(kMr * Tile::kNrPackets) +
-          " fused multiply-adds into the tile",
+          ", in the L3), in slivers of kNr = " + std::to_string(kNr),
+      "columns (" + KiB(4.0 * Blocking::kKc * kNr) +
+          " each); each sliver is stored one depth step after another "
+          "(the arrows)",
+      "the micro-kernel keeps one kMr x kNr tile of c (dark) in " + fmas +
+          " vector registers,",
+      "from one sliver of a and one of b; at each depth step p (the black "
+      "lines), kMr values",
+      "of a, each broadcast, times kNr values of b (" + packets +
+          " packets): " + fmas + " fused multiply-adds",
       "loops, outermost first: columns of b by kNc, depth by kc (pack b), "
-      "rows of a by kMc (pack a),",
-      "then slivers of b, slivers of a, and the micro-kernel's kc steps",
+      "rows of a by kMc",
+      "(pack a), then slivers of b, slivers of a, and the micro-kernel's kc "
+      "steps",
   };
   const int legend_y = ay + mc_px + 44;
   Svg svg(bx + nc_px + 70, legend_y + static_cast<int>(legend.size()) * 19 + 8);

@@ -9,13 +9,14 @@
 //   draw_cuda_memory [<file.svg>]
 // Without a file it writes cuda_memory.svg in the temporary folder.
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "svg.h"
 
 namespace {
 
-constexpr int kBlocks = 3;        // blocks drawn in the grid
+constexpr int kBlocks = 2;        // blocks drawn in the grid
 constexpr int kWarpsShown = 2;    // warps drawn in each block
 constexpr int kThreadsShown = 8;  // threads drawn in each warp
 constexpr int kWarp = 32;         // threads in a warp
@@ -23,7 +24,7 @@ constexpr int kMaxBlockThreads = 1024;
 constexpr int kSharedKiB = 48;      // per block, without opting in to more
 constexpr int kMaxRegisters = 255;  // 32-bit registers, per thread
 
-constexpr int kLeft = 30, kTop = 64;
+constexpr int kLeft = 30, kTop = 80;
 constexpr int kBlockW = 250, kBlockH = 180, kGap = 22;
 constexpr int kThreadPx = 24;
 
@@ -68,13 +69,14 @@ int main(int argc, char** argv) {
   const int grid_w = kBlocks * kBlockW + (kBlocks - 1) * kGap;
   const int global_y = kTop + kBlockH + 60;
   const int legend_y = global_y + 98;
-  Svg svg(kLeft * 2 + grid_w, legend_y + 5 * 19 + 10);
+  Svg svg(kLeft * 2 + grid_w, legend_y + 7 * 19 + 10);
 
   svg.Text(kLeft, 24, "A kernel's launch: a grid of blocks of warps of threads",
            kBold + " font-size=\"16\"");
   svg.Text(kLeft, 44,
-           "and the memory each of them sees (green: a thread's registers; "
-           "purple: a block's shared memory; grey: global memory)",
+           "and the memory each of them sees (green: a thread's registers;",
+           "font-size=\"12\" fill=\"#444\"");
+  svg.Text(kLeft, 60, "purple: a block's shared memory; grey: global memory)",
            "font-size=\"12\" fill=\"#444\"");
   svg.Rect(kLeft - 10, kTop - 8, grid_w + 20, kBlockH + 16, "none", "#345",
            "stroke-dasharray=\"6 4\"");
@@ -87,29 +89,34 @@ int main(int argc, char** argv) {
               global_y - 2, "#333");
   }
   svg.Rect(kLeft, global_y, grid_w, 44, "#e4e4e4", "#666", "rx=\"4\"");
-  svg.Text(kLeft + 12, global_y + 27,
-           "global memory: the GPU's own memory, read and written by every "
-           "thread of every block and launch",
+  svg.Text(kLeft + 12, global_y + 18,
+           "global memory: the GPU's own memory, read and written",
            "font-size=\"12\"");
+  svg.Text(kLeft + 12, global_y + 35,
+           "by every thread of every block and launch", "font-size=\"12\"");
   svg.Arrow(kLeft + grid_w - 40, global_y + 64, kLeft + grid_w - 40,
             global_y + 46, "#333");
-  svg.Text(kLeft + grid_w - 320, global_y + 64,
+  svg.Text(kLeft + grid_w - 300, global_y + 64,
            "the host copies in and out (cudaMemcpy)", "font-size=\"12\"");
 
+  // Lines short enough that, scaled to the page's width, the text stays
+  // legible.
   const std::string rules[] = {
       "registers: one thread's own, the fastest (up to " +
-          std::to_string(kMaxRegisters) + " 32-bit registers a thread)",
+          std::to_string(kMaxRegisters) + " a thread)",
       "shared memory: the threads of one block, up to " +
-          std::to_string(kSharedKiB) +
-          " KiB a block; they meet at __syncthreads()",
+          std::to_string(kSharedKiB) + " KiB a block;",
+      "    they meet at __syncthreads()",
       "warps: " + std::to_string(kWarp) +
-          " consecutive threads of a block, issued together by the SM",
+          " consecutive threads of a block, issued together",
       "a block: up to " + std::to_string(kMaxBlockThreads) +
-          " threads, all on one SM at once; blocks run in any order",
+          " threads, all on one SM at once;",
+      "    blocks run in any order",
       "global memory: everything; kernels hand each other their results "
       "there",
   };
-  for (int i = 0; i < 5; ++i)
+  const int rows = static_cast<int>(std::size(rules));
+  for (int i = 0; i < rows; ++i)
     svg.Text(kLeft, legend_y + i * 19, rules[i], "font-size=\"13\"");
   return draw::WriteFile("draw_cuda_memory", path, svg.Finish()) ? 0 : 1;
 }
