@@ -14,7 +14,7 @@ What it reads (everything a learner reads, as the site and the programs show it)
     *.h): what the programs print. Literals written next to each other
     ("a " "b") are read as the one string the compiler makes of them.
 
-Two rules, and a third with --results:
+Three rules, and a fourth with --results:
 
 1. Process phrases. The book describes the engine as it is, never how the
    project was made (BOOK-STYLE.md, "The voice"): no work sessions, issues,
@@ -34,7 +34,12 @@ Two rules, and a third with --results:
    holding at least one letter or digit (so a table's `|` and `---` rules do
    not count, and its cells do).
 
-3. With --results: every results file (results/*.md, the measured tables
+3. Pictures. A line that opens a picture, `![alt text](file)`, holds the
+   whole of it and nothing after, the file an image (.svg, .png, .jpg):
+   MkDocs prints a cut one as text, without a warning, where the picture
+   should be.
+
+4. With --results: every results file (results/*.md, the measured tables
    the chapters include) names in its first line the commit it was
    measured at, so that `scripts/record_results.sh --check`, and the docs
    build's warning, can tell when the code it measures has changed. A
@@ -280,6 +285,17 @@ def results_findings(root):
     return findings
 
 
+_PICTURE = re.compile(r"^\s*!\[.*\]\([^()\s]+\.(svg|png|jpg)\)\s*$")
+
+
+def picture_findings(text, path):
+    """A Finding for each line that opens a picture but is not a whole one."""
+    return [Finding(path, number, "a picture cut short or followed by text: a line "
+                                  "that opens one holds ![alt text](file) alone")
+            for number, line in enumerate(text.split("\n"), start=1)
+            if line.lstrip().startswith("![") and not _PICTURE.match(line)]
+
+
 def check(root, word_counts=None):
     """Returns the findings over the tree at `root`; fills `word_counts` {path: words}."""
     root = pathlib.Path(root)
@@ -288,6 +304,7 @@ def check(root, word_counts=None):
         name = str(path.relative_to(root))
         text = path.read_text(encoding="utf-8")
         findings += find_phrases(text, name)
+        findings += picture_findings(text, name)
         words = prose_words(text)
         if word_counts is not None:
             word_counts[name] = words

@@ -186,6 +186,18 @@ class WordsTest(TreeTest):
         status, out = self.run_main()
         self.assertEqual(status, 0, out)
 
+    def test_a_picture_cut_short_fails_and_a_whole_one_passes(self):
+        whole = ("![A graph: the worker (green) and the ps (blue)]"
+                 "(../images/generated/sync.svg)")
+        self.write("chapters/09-clean/README.md", CLEAN + "\n" + whole + "\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 0, out)
+        self.write("chapters/09-clean/README.md",
+                   CLEAN + "\n![A graph: the worker (green)\n")
+        status, out = self.run_main()
+        self.assertEqual(status, 1, out)
+        self.assertIn("chapters/09-clean/README.md:13: a picture cut short", out)
+
     def test_a_linked_page_is_read_once(self):
         (self.root / "docs" / "chapters").mkdir(parents=True)
         (self.root / "docs" / "chapters" / "09-clean.md").symlink_to(
